@@ -1,0 +1,71 @@
+package parser
+
+import "regexp"
+
+// DefaultIDPattern is the ID pattern used when the config names none.
+const DefaultIDPattern = `^[A-Za-z0-9][A-Za-z0-9_.-]*$`
+
+// Config is what the parser needs to know of the project's configuration.
+// The zero value is not usable; start from DefaultConfig.
+type Config struct {
+	// Directives maps a lower-cased directive name to the kind of node it
+	// makes.
+	Directives map[string]Kind
+	// Literal holds lower-cased names of directives whose content is not RST
+	// and so holds no nodes.
+	Literal map[string]bool
+	// ExtraOptions are options any node may carry besides its kind's own;
+	// they are kept as plain attributes.
+	ExtraOptions map[string]bool
+	// IDPattern is what every ID must match.
+	IDPattern *regexp.Regexp
+	// Exclude holds glob patterns (path.Match syntax plus "**" for any
+	// number of folders) of files and folders the walker skips.
+	Exclude []string
+}
+
+// DefaultLiteral lists directives whose content docutils or Sphinx does not
+// parse as RST.
+var DefaultLiteral = []string{
+	"code-block", "code", "sourcecode", "literalinclude", "parsed-literal",
+	"math", "raw", "csv-table", "graphviz", "digraph", "graph", "plantuml",
+	"uml", "mermaid", "highlight", "testcode", "testoutput", "doctest",
+}
+
+// DefaultConfig returns the configuration used when the tree has no
+// seg.toml. Each call returns fresh maps the caller may change.
+func DefaultConfig() *Config {
+	c := &Config{
+		Directives: map[string]Kind{
+			"req": Requirement, "sys": Requirement, "sreq": Requirement,
+			"test":    Test,
+			"impl":    Implementation,
+			"outcome": Outcome,
+			"waiver":  Waiver,
+		},
+		Literal:      map[string]bool{},
+		ExtraOptions: map[string]bool{},
+		IDPattern:    regexp.MustCompile(DefaultIDPattern),
+	}
+	for _, d := range DefaultLiteral {
+		c.Literal[d] = true
+	}
+	return c
+}
+
+// OptionsOf lists the options (besides "id") a kind takes, and whether
+// each holds links.
+func OptionsOf(k Kind) map[string]bool {
+	return kindOptions[k]
+}
+
+var kindOptions = map[Kind]map[string]bool{
+	Requirement:    {"refines": true},
+	Test:           {"verifies": true, "cases": false},
+	Implementation: {"implements": true, "source": false},
+	Outcome:        {"confirms": true, "witnesses": true, "result": false, "config": false},
+	Waiver:         {"excuses": true, "expires": false},
+}
+
+// StatefulLinks are the link options whose entries may carry a state.
+var StatefulLinks = map[string]bool{"verifies": true, "implements": true}

@@ -1,0 +1,123 @@
+package parser
+
+// Kind is what a node is in the traceability graph.
+type Kind uint8
+
+const (
+	Requirement Kind = iota + 1
+	Test
+	Implementation
+	Outcome
+	Waiver
+)
+
+var kindNames = [...]string{
+	Requirement:    "requirement",
+	Test:           "test",
+	Implementation: "implementation",
+	Outcome:        "outcome",
+	Waiver:         "waiver",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// KindByName maps "requirement", "test", ... back to a Kind.
+func KindByName(s string) (Kind, bool) {
+	for k, n := range kindNames {
+		if n != "" && n == s {
+			return Kind(k), true
+		}
+	}
+	return 0, false
+}
+
+// State is the state written on a verifies or implements link entry.
+type State uint8
+
+const (
+	Active State = iota // the default when none is written
+	Suspect
+	Retired
+	// InvalidState marks an entry whose state is outside the vocabulary. It
+	// is never active, so bad input cannot make evidence appear.
+	InvalidState
+)
+
+func (s State) String() string {
+	switch s {
+	case Active:
+		return "active"
+	case Suspect:
+		return "suspect"
+	case Retired:
+		return "retired"
+	}
+	return "invalid"
+}
+
+// Link is one entry of a link option: a target ID and, for verifies and
+// implements, a state.
+type Link struct {
+	ID    string
+	State State
+	// StateText is the state as written, "" when none was written.
+	StateText string
+	// Span covers the ID (and its state, when written).
+	Span Span
+}
+
+// Option is one field of a directive's option list. Value joins
+// continuation lines with single spaces.
+type Option struct {
+	Name     string
+	Value    string
+	Pos      Pos // the field marker's first colon
+	ValuePos Pos // the first byte of the value, or the end of the marker when empty
+	// Links holds the parsed entries of a link option (nil otherwise).
+	Links []Link
+}
+
+// Node is one seg directive found in a file.
+type Node struct {
+	Kind      Kind
+	Directive string // the directive name, lower-cased
+	ID        string // "" when :id: is missing
+	Title     string
+	Pos       Pos // the ".." that starts the directive
+	Options   []Option
+	Body      string // the directive's content, verbatim, dedented
+	// Parent is the index in File.Nodes of the innermost node whose body
+	// holds this one, or -1. Nesting alone makes no edge.
+	Parent int
+}
+
+// Option returns the first option called name, or nil.
+func (n *Node) Option(name string) *Option {
+	for i := range n.Options {
+		if n.Options[i].Name == name {
+			return &n.Options[i]
+		}
+	}
+	return nil
+}
+
+// IDPos is the position of the :id: value, or the directive's when absent.
+func (n *Node) IDPos() Pos {
+	if o := n.Option("id"); o != nil {
+		return o.ValuePos
+	}
+	return n.Pos
+}
+
+// File is what parsing one file yields: its nodes in source order and the
+// diagnostics found in it, sorted by position.
+type File struct {
+	Path        string // relative to the root, forward slashes
+	Nodes       []Node
+	Diagnostics Diagnostics
+}
