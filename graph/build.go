@@ -1,0 +1,322 @@
+package graph
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/seg-trace/seg/parser"
+)
+
+// Build makes the graph from every parsed file plus extra nodes (outcomes
+// read from test results). It never fails: what does not fit becomes a
+// diagnostic and adds nothing to the graph. The input order does not matter:
+// the same nodes in any order give an identical graph.
+func Build(files []*parser.File, extra []parser.Node) (*Graph, parser.Diagnostics) {
+	var src []*parser.Node
+	for _, f := range files {
+		for i := range f.Nodes {
+			src = append(src, &f.Nodes[i])
+		}
+	}
+	for i := range extra {
+		src = append(src, &extra[i])
+	}
+	return build(src)
+}
+
+func build(src []*parser.Node) (*Graph, parser.Diagnostics) {
+	b := &builder{}
+	// A node without an ID was already reported by the parser; nothing can
+	// link to it, so it stays out of the graph.
+	kept := src[:0:0]
+	for _, n := range src {
+		if n.ID != "" && n.Kind != 0 {
+			kept = append(kept, n)
+		}
+	}
+	slices.SortFunc(kept, func(a, b *parser.Node) int {
+		if c := strings.Compare(a.ID, b.ID); c != 0 {
+			return c
+		}
+		return comparePos(a.Pos, b.Pos)
+	})
+
+	g := &Graph{byID: make(map[string]int32, len(kept))}
+	g.nodes = make([]Node, 0, len(kept))
+	pn := make([]*parser.Node, 0, len(kept))
+	for i, n := range kept {
+		if i > 0 && kept[i-1].ID == n.ID {
+			first := pn[len(pn)-1]
+			b.diag(parser.Diagnostic{
+				Severity: parser.Error,
+				Code:     "duplicate-id",
+				Message:  fmt.Sprintf("duplicate ID %q (first defined at %s)", n.ID, first.Pos),
+				Detail:   "IDs are unique across the whole tree. The first definition (by file, line and column) is the one links resolve to; this one is left out of the graph.",
+				Span:     idSpan(n),
+				Related:  []parser.Related{{Span: idSpan(first), Message: fmt.Sprintf("%q first defined here", n.ID)}},
+			})
+			continue
+		}
+		g.byID[n.ID] = int32(len(g.nodes))
+		g.nodes = append(g.nodes, newNode(len(g.nodes), n))
+		pn = append(pn, n)
+	}
+
+	b.g = g
+	nLinks := 0
+	for _, n := range pn {
+		for i := range n.Options {
+			nLinks += len(n.Options[i].Links)
+		}
+	}
+	g.edges = make([]Edge, 0, nLinks)
+	for i, n := range pn {
+		b.links(int32(i), n)
+	}
+	slices.SortFunc(g.edges, func(x, y Edge) int {
+		if x.from != y.from {
+			return cmp.Compare(x.from, y.from)
+		}
+		if x.typ != y.typ {
+			return cmp.Compare(x.typ, y.typ)
+		}
+		if x.to != y.to {
+			return cmp.Compare(x.to, y.to)
+		}
+		return comparePos(x.span.Start, y.span.Start)
+	})
+	g.adjacency()
+
+	b.cycles()
+	b.warnings()
+	b.diags.Sort()
+	return g, b.diags
+}
+
+// adjacency fills every node's in and out lists as windows on two shared
+// arrays (one allocation each instead of two per node), in edge order.
+func (g *Graph) adjacency() {
+	inN := make([]int32, len(g.nodes)+1)
+	outN := make([]int32, len(g.nodes)+1)
+	for i := range g.edges {
+		inN[g.edges[i].to+1]++
+		outN[g.edges[i].from+1]++
+	}
+	for i := 1; i < len(inN); i++ {
+		inN[i] += inN[i-1]
+		outN[i] += outN[i-1]
+	}
+	in := make([]int32, len(g.edges))
+	out := make([]int32, len(g.edges))
+	for i := range g.nodes {
+		g.nodes[i].in = in[inN[i]:inN[i]:inN[i+1]]
+		g.nodes[i].out = out[outN[i]:outN[i]:outN[i+1]]
+	}
+	for i := range g.edges {
+		e := &g.edges[i]
+		g.nodes[e.from].out = append(g.nodes[e.from].out, int32(i))
+		g.nodes[e.to].in = append(g.nodes[e.to].in, int32(i))
+	}
+}
+
+type builder struct {
+	g       *Graph
+	diags   parser.Diagnostics
+	suggest *suggester
+}
+
+func (b *builder) diag(d parser.Diagnostic) { b.diags = append(b.diags, d) }
+
+func comparePos(a, b parser.Pos) int {
+	if a.File != b.File {
+		return strings.Compare(a.File, b.File)
+	}
+	if a.Line != b.Line {
+		return cmp.Compare(a.Line, b.Line)
+	}
+	return cmp.Compare(a.Col, b.Col)
+}
+
+// repeated reports whether options[i] repeats an earlier option's name. A
+// node has a handful of options, so a scan beats a map.
+func repeated(options []parser.Option, i int) bool {
+	for j := range i {
+		if options[j].Name == options[i].Name {
+			return true
+		}
+	}
+	return false
+}
+
+func idSpan(n *parser.Node) parser.Span {
+	if o := n.Option("id"); o != nil && o.ValuePos.IsValid() {
+		end := o.ValuePos
+		end.Col += len(n.ID)
+		return parser.Span{Start: o.ValuePos, End: end}
+	}
+	return parser.Span{Start: n.Pos}
+}
+
+func newNode(index int, n *parser.Node) Node {
+	g := Node{
+		index:     index,
+		id:        n.ID,
+		kind:      n.Kind,
+		directive: n.Directive,
+		title:     n.Title,
+		pos:       n.Pos,
+	}
+	for i, o := range n.Options {
+		if repeated(n.Options, i) {
+			continue // a repeated option was reported by the parser; the first counts
+		}
+		switch {
+		case o.Name == "id":
+		case n.Kind == parser.Outcome && o.Name == "result":
+			g.resultRaw = o.Value
+		case n.Kind == parser.Outcome && o.Name == "config":
+			g.config = o.Value
+		case n.Kind == parser.Waiver && o.Name == "expires":
+			g.hasExpires = true
+			g.expiresText = strings.TrimSpace(o.Value)
+			if t, err := time.Parse(time.DateOnly, g.expiresText); err == nil {
+				g.expires, g.expiresOK = t, true
+			}
+		case n.Kind == parser.Implementation && o.Name == "source":
+			g.sources = o.Value
+		case n.Kind == parser.Test && o.Name == "cases":
+			g.cases = o.Value
+		default:
+			if _, isKindOption := parser.OptionsOf(n.Kind)[o.Name]; !isKindOption {
+				g.attrs = append(g.attrs, Attr{Name: o.Name, Value: o.Value})
+			}
+		}
+	}
+	g.result = ParseResult(strings.TrimSpace(g.resultRaw))
+	return g
+}
+
+// listedBefore reports whether links[j] names a target an earlier entry
+// already named.
+func listedBefore(links []parser.Link, j int) bool {
+	for k := range j {
+		if links[k].ID == links[j].ID {
+			return true
+		}
+	}
+	return false
+}
+
+// links resolves every link entry of node n into edges.
+func (b *builder) links(from int32, n *parser.Node) {
+	g := b.g
+	for i := range n.Options {
+		o := &n.Options[i]
+		spec, ok := edgeSpec[o.Name]
+		if !ok || spec.from != n.Kind || repeated(n.Options, i) {
+			continue
+		}
+		for j, l := range o.Links {
+			if listedBefore(o.Links, j) {
+				b.diag(parser.Diagnostic{
+					Severity: parser.Warning,
+					Code:     "duplicate-link",
+					Message:  fmt.Sprintf("%q is listed twice in :%s:", l.ID, o.Name),
+					Detail:   "Each entry still makes its own edge; remove the repeated one.",
+					Span:     l.Span,
+				})
+			}
+			to, ok := g.byID[l.ID]
+			if !ok {
+				msg := fmt.Sprintf("unresolved link %q", l.ID)
+				if s := b.suggestion(l.ID, spec.target); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				b.diag(parser.Diagnostic{
+					Severity: parser.Error,
+					Code:     "unresolved-link",
+					Message:  msg,
+					Detail:   fmt.Sprintf("No node in the tree has the ID %q, so this entry of :%s: adds no edge.", l.ID, o.Name),
+					Span:     l.Span,
+				})
+				continue
+			}
+			target := &g.nodes[to]
+			if target.kind != spec.target {
+				b.diag(parser.Diagnostic{
+					Severity: parser.Error,
+					Code:     "wrong-kind",
+					Message:  fmt.Sprintf(":%s: must name a %s, but %q is a %s", o.Name, spec.target, l.ID, target.kind),
+					Detail:   "A link to a node of the wrong kind adds no edge.",
+					Span:     l.Span,
+					Related:  []parser.Related{{Span: parser.Span{Start: target.pos}, Message: fmt.Sprintf("%q is defined here", l.ID)}},
+				})
+				continue
+			}
+			state := parser.Active
+			if parser.StatefulLinks[o.Name] {
+				state = l.State
+			}
+			g.edges = append(g.edges, Edge{typ: spec.typ, from: from, to: to, state: state, span: l.Span})
+		}
+	}
+}
+
+func (b *builder) suggestion(id string, want parser.Kind) string {
+	if b.suggest == nil {
+		b.suggest = newSuggester(b.g)
+	}
+	return b.suggest.closest(id, want)
+}
+
+// warnings adds the diagnostics that need the resolved graph but not the
+// evaluation date.
+func (b *builder) warnings() {
+	g := b.g
+	for i := range g.nodes {
+		n := &g.nodes[i]
+		switch n.kind {
+		case parser.Outcome:
+			if g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
+				b.diag(parser.Diagnostic{
+					Severity: parser.Warning,
+					Code:     "unwitnessed-outcome",
+					Message:  fmt.Sprintf("outcome %q confirms a test but witnesses no implementation", n.id),
+					Detail:   "An outcome counts as evidence only when it also names the implementation it ran against (:witnesses:). This one is excluded from every verdict.",
+					Span:     parser.Span{Start: n.pos},
+				})
+			}
+		case parser.Waiver:
+			used := false
+			for e := range g.Out(n, Excuses) {
+				switch g.nodes[e.to].result {
+				case Passed, Skipped:
+				default:
+					used = true
+				}
+			}
+			if !used {
+				b.diag(parser.Diagnostic{
+					Severity: parser.Warning,
+					Code:     "unused-waiver",
+					Message:  fmt.Sprintf("waiver %q excuses no failed outcome", n.id),
+					Detail:   "Every outcome this waiver names passed or was skipped, so it excuses nothing. Remove it, or point it at the outcome it was written for.",
+					Span:     parser.Span{Start: n.pos},
+				})
+			}
+		case parser.Test:
+			if !g.HasOut(n, Verifies) {
+				b.diag(parser.Diagnostic{
+					Severity: parser.Warning,
+					Code:     "orphan-test",
+					Message:  fmt.Sprintf("test specification %q verifies no requirement", n.id),
+					Detail:   "A test specification without a :verifies: edge to a requirement is evidence for nothing.",
+					Span:     parser.Span{Start: n.pos},
+				})
+			}
+		}
+	}
+}

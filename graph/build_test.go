@@ -1,0 +1,107 @@
+package graph_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/parser"
+)
+
+type diag struct {
+	Code    string
+	Sev     string
+	Message string
+	Line    int
+	Related int
+}
+
+func diagsOf(ds parser.Diagnostics) []diag {
+	var out []diag
+	for _, d := range ds {
+		out = append(out, diag{d.Code, d.Severity.String(), d.Message, d.Span.Start.Line, len(d.Related)})
+	}
+	return out
+}
+
+func TestGraphDiagnostics(t *testing.T) {
+	tr := &segtest.Tree{}
+	tr.Req("SEG-SREQ-006", "")                                 // line 1
+	tr.Test("TS-1", "SEG-SREQ-06, SEG-SREQ-006, SEG-SREQ-006") // line 11: typo + duplicate
+	tr.Impl("IMPL", "TS-1")                                    // line 21: wrong kind
+	tr.Outcome("O-1", "TS-1", "", "passed")                    // line 31: unwitnessed
+	tr.Waiver("W-1", "O-1", "")                                // line 41: unused
+	tr.Test("TS-ORPHAN", "")                                   // line 51
+	tr.Req("SEG-SREQ-006", "")                                 // line 61: duplicate ID
+	tr.Req("A", "B")                                           // line 71
+	tr.Req("B", "A")                                           // line 81
+	_, ds := graph.Build(tr.Files(), nil)
+	want := []diag{
+		{"unresolved-link", "error", `unresolved link "SEG-SREQ-06" (did you mean "SEG-SREQ-006"?)`, 13, 0},
+		{"duplicate-link", "warning", `"SEG-SREQ-006" is listed twice in :verifies:`, 13, 0},
+		{"wrong-kind", "error", `:implements: must name a requirement, but "TS-1" is a test`, 23, 1},
+		{"unwitnessed-outcome", "warning", `outcome "O-1" confirms a test but witnesses no implementation`, 31, 0},
+		{"unused-waiver", "warning", `waiver "W-1" excuses no failed outcome`, 41, 0},
+		{"orphan-test", "warning", `test specification "TS-ORPHAN" verifies no requirement`, 51, 0},
+		{"duplicate-id", "error", `duplicate ID "SEG-SREQ-006" (first defined at t.rst:1:1)`, 62, 1},
+		{"refinement-cycle", "error", `refinement cycle among "A", "B"`, 73, 1},
+	}
+	if diff := cmp.Diff(want, diagsOf(ds)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+func TestUnresolvedLinkAddsNoEdge(t *testing.T) {
+	tr := &segtest.Tree{}
+	tr.Req("R", "")
+	tr.Test("T", "R, NOPE")
+	tr.Impl("I", "T") // wrong kind: no edge
+	g, _ := graph.Build(tr.Files(), nil)
+	var got []string
+	for e := range g.Edges() {
+		got = append(got, fmt.Sprintf("%s -%s-> %s", g.From(e).ID(), e.Type(), g.To(e).ID()))
+	}
+	if diff := cmp.Diff([]string{"T -verifies-> R"}, got); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestDuplicateIDKeepsTheFirstByPosition(t *testing.T) {
+	a := parser.Node{Kind: parser.Requirement, Directive: "sreq", ID: "R", Title: "first", Pos: parser.Pos{File: "a.rst", Line: 9, Col: 1}, Parent: -1}
+	b := parser.Node{Kind: parser.Test, Directive: "test", ID: "R", Title: "second", Pos: parser.Pos{File: "b.rst", Line: 1, Col: 1}, Parent: -1}
+	for _, files := range [][]*parser.File{
+		{{Path: "a.rst", Nodes: []parser.Node{a}}, {Path: "b.rst", Nodes: []parser.Node{b}}},
+		{{Path: "b.rst", Nodes: []parser.Node{b}}, {Path: "a.rst", Nodes: []parser.Node{a}}},
+	} {
+		g, ds := graph.Build(files, nil)
+		n, _ := g.Lookup("R")
+		if n.Title() != "first" || len(ds) != 1 || ds[0].Span.Start.File != "b.rst" {
+			t.Errorf("kept %q, diagnostics %+v", n.Title(), ds)
+		}
+	}
+}
+
+func TestEdgeStatesAndNodeFacts(t *testing.T) {
+	tr := &segtest.Tree{}
+	tr.Req("R", "")
+	tr.Test("T", "R (suspect)")
+	tr.Impl("I", "R (retired)")
+	tr.Outcome("O", "T", "I", "error")
+	tr.Waiver("W", "O", "2026-02-30")
+	g, _ := graph.Build(tr.Files(), nil)
+	var got []string
+	for e := range g.Edges() {
+		got = append(got, fmt.Sprintf("%s %s %s %s", g.From(e).ID(), e.Type(), g.To(e).ID(), e.State()))
+	}
+	want := []string{"I implements R retired", "O confirms T active", "O witnesses I active", "T verifies R suspect", "W excuses O active"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Error(diff)
+	}
+	o, _ := g.Lookup("O")
+	w, _ := g.Lookup("W")
+	if o.Result() != graph.ResultError || !w.HasExpires() || w.ExpiresValid() {
+		t.Errorf("result %v, expires %v/%v", o.Result(), w.HasExpires(), w.ExpiresValid())
+	}
+}

@@ -1,0 +1,289 @@
+// Package graph holds the traceability graph: the nodes read from the tree,
+// the edges their link options make, and the diagnostics that only the whole
+// graph can show (unresolved links, duplicate IDs, cycles, ...).
+//
+// A Graph is immutable once Build returns it: every field is unexported and
+// every accessor returns a value, a copy or an iterator, so the evaluator and
+// the reports cannot change what they were given.
+package graph
+
+import (
+	"iter"
+	"time"
+
+	"github.com/seg-trace/seg/parser"
+)
+
+// EdgeType names what a link option means.
+type EdgeType uint8
+
+const (
+	Refines EdgeType = iota + 1
+	Verifies
+	Implements
+	Confirms
+	Witnesses
+	Excuses
+)
+
+var edgeNames = [...]string{
+	Refines:    "refines",
+	Verifies:   "verifies",
+	Implements: "implements",
+	Confirms:   "confirms",
+	Witnesses:  "witnesses",
+	Excuses:    "excuses",
+}
+
+func (t EdgeType) String() string {
+	if int(t) < len(edgeNames) {
+		return edgeNames[t]
+	}
+	return "unknown"
+}
+
+// edgeSpec says, for each link option, which edge it makes and what kind of
+// node it must point at.
+var edgeSpec = map[string]struct {
+	typ    EdgeType
+	from   parser.Kind
+	target parser.Kind
+}{
+	"refines":    {Refines, parser.Requirement, parser.Requirement},
+	"verifies":   {Verifies, parser.Test, parser.Requirement},
+	"implements": {Implements, parser.Implementation, parser.Requirement},
+	"confirms":   {Confirms, parser.Outcome, parser.Test},
+	"witnesses":  {Witnesses, parser.Outcome, parser.Implementation},
+	"excuses":    {Excuses, parser.Waiver, parser.Outcome},
+}
+
+// Result is an outcome's :result:.
+type Result uint8
+
+const (
+	// ResultInvalid is a missing or unknown result: never evidence.
+	ResultInvalid Result = iota
+	Passed
+	Failed
+	Skipped
+	ResultError
+)
+
+func (r Result) String() string {
+	switch r {
+	case Passed:
+		return "passed"
+	case Failed:
+		return "failed"
+	case Skipped:
+		return "skipped"
+	case ResultError:
+		return "error"
+	}
+	return "invalid"
+}
+
+// ParseResult maps a :result: value onto a Result.
+func ParseResult(s string) Result {
+	switch s {
+	case "passed":
+		return Passed
+	case "failed":
+		return Failed
+	case "skipped":
+		return Skipped
+	case "error":
+		return ResultError
+	}
+	return ResultInvalid
+}
+
+// Node is one node of the graph. Its methods only read.
+type Node struct {
+	index     int
+	id        string
+	kind      parser.Kind
+	directive string
+	title     string
+	pos       parser.Pos
+	attrs     []Attr
+
+	// outcome
+	result    Result
+	resultRaw string
+	config    string
+	// waiver
+	expires     time.Time
+	hasExpires  bool
+	expiresOK   bool
+	expiresText string
+	// implementation
+	sources string
+	// test
+	cases string
+
+	in, out []int32 // indices into Graph.edges
+}
+
+// Attr is an extra option kept as a plain attribute (config extra_options).
+type Attr struct {
+	Name, Value string
+}
+
+func (n *Node) Index() int          { return n.index }
+func (n *Node) ID() string          { return n.id }
+func (n *Node) Kind() parser.Kind   { return n.kind }
+func (n *Node) Directive() string   { return n.directive }
+func (n *Node) Title() string       { return n.title }
+func (n *Node) Pos() parser.Pos     { return n.pos }
+func (n *Node) Result() Result      { return n.result }
+func (n *Node) ResultText() string  { return n.resultRaw }
+func (n *Node) Config() string      { return n.config }
+func (n *Node) Sources() string     { return n.sources }
+func (n *Node) Cases() string       { return n.cases }
+func (n *Node) ExpiresText() string { return n.expiresText }
+func (n *Node) Attrs() []Attr       { return append([]Attr(nil), n.attrs...) }
+func (n *Node) HasExpires() bool    { return n.hasExpires }
+func (n *Node) ExpiresValid() bool  { return n.expiresOK }
+func (n *Node) Expires() time.Time  { return n.expires }
+func (n *Node) InDegree() int       { return len(n.in) }
+func (n *Node) OutDegree() int      { return len(n.out) }
+func (n *Node) String() string      { return n.id }
+func (n *Node) IsRequirement() bool { return n.kind == parser.Requirement }
+func (n *Node) Attr(name string) string {
+	for _, a := range n.attrs {
+		if a.Name == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// Expired reports whether a waiver no longer excuses anything at the given
+// evaluation date: its :expires: date is earlier than at. A waiver whose
+// :expires: is not a valid date excuses nothing, so it counts as expired.
+func (n *Node) Expired(at time.Time) bool {
+	if !n.hasExpires {
+		return false
+	}
+	if !n.expiresOK {
+		return true
+	}
+	return n.expires.Before(at)
+}
+
+// Edge is one resolved link entry.
+type Edge struct {
+	typ      EdgeType
+	from, to int32
+	state    parser.State
+	span     parser.Span
+}
+
+func (e *Edge) Type() EdgeType      { return e.typ }
+func (e *Edge) State() parser.State { return e.state }
+func (e *Edge) Active() bool        { return e.state == parser.Active }
+func (e *Edge) Span() parser.Span   { return e.span }
+func (e *Edge) Pos() parser.Pos     { return e.span.Start }
+
+// Graph is the immutable traceability graph.
+type Graph struct {
+	nodes []Node // sorted by ID
+	edges []Edge // sorted by (from, type, to, position)
+	byID  map[string]int32
+
+	// Derived once by Build for the evaluator.
+	order  []int32 // requirements, refining children before their parents
+	cyclic []bool  // by node index: on a refinement cycle
+}
+
+// Len is the number of nodes.
+func (g *Graph) Len() int { return len(g.nodes) }
+
+// NumEdges is the number of edges.
+func (g *Graph) NumEdges() int { return len(g.edges) }
+
+// Node returns the node at index i (0 <= i < Len()), in ID order.
+func (g *Graph) Node(i int) *Node { return &g.nodes[i] }
+
+// Lookup finds a node by ID.
+func (g *Graph) Lookup(id string) (*Node, bool) {
+	i, ok := g.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return &g.nodes[i], true
+}
+
+// Nodes iterates over every node in ID order.
+func (g *Graph) Nodes() iter.Seq[*Node] {
+	return func(yield func(*Node) bool) {
+		for i := range g.nodes {
+			if !yield(&g.nodes[i]) {
+				return
+			}
+		}
+	}
+}
+
+// Edges iterates over every edge, sorted by (from, type, to).
+func (g *Graph) Edges() iter.Seq[*Edge] {
+	return func(yield func(*Edge) bool) {
+		for i := range g.edges {
+			if !yield(&g.edges[i]) {
+				return
+			}
+		}
+	}
+}
+
+// From is the node an edge leaves.
+func (g *Graph) From(e *Edge) *Node { return &g.nodes[e.from] }
+
+// To is the node an edge points at.
+func (g *Graph) To(e *Edge) *Node { return &g.nodes[e.to] }
+
+// In iterates over the edges of type t that point at n (every type when t is
+// 0), in (from, type) order.
+func (g *Graph) In(n *Node, t EdgeType) iter.Seq[*Edge] {
+	return g.adj(n.in, t)
+}
+
+// Out iterates over the edges of type t that leave n (every type when t is
+// 0).
+func (g *Graph) Out(n *Node, t EdgeType) iter.Seq[*Edge] {
+	return g.adj(n.out, t)
+}
+
+func (g *Graph) adj(list []int32, t EdgeType) iter.Seq[*Edge] {
+	return func(yield func(*Edge) bool) {
+		for _, ei := range list {
+			e := &g.edges[ei]
+			if t != 0 && e.typ != t {
+				continue
+			}
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// HasIn reports whether any edge of type t points at n.
+func (g *Graph) HasIn(n *Node, t EdgeType) bool {
+	for range g.In(n, t) {
+		return true
+	}
+	return false
+}
+
+// HasOut reports whether any edge of type t leaves n.
+func (g *Graph) HasOut(n *Node, t EdgeType) bool {
+	for range g.Out(n, t) {
+		return true
+	}
+	return false
+}
+
+// IsLeaf reports whether nothing refines requirement n.
+func (g *Graph) IsLeaf(n *Node) bool { return !g.HasIn(n, Refines) }
