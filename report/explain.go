@@ -1,0 +1,294 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/seg-trace/seg/evaluate"
+	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/parser"
+)
+
+// UnknownIDError is returned when explain is asked about an ID the graph
+// does not hold.
+type UnknownIDError struct {
+	ID         string
+	Suggestion string
+}
+
+func (e *UnknownIDError) Error() string {
+	msg := fmt.Sprintf("no node has the ID %q", e.ID)
+	if e.Suggestion != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", e.Suggestion)
+	}
+	return msg
+}
+
+// ExplainTargets lists the requirements an explanation of node id covers:
+// the requirement itself, or every requirement a test, implementation,
+// outcome or waiver bears on, in ID order.
+func (c *Check) ExplainTargets(id string) ([]*graph.Node, error) {
+	g := c.Graph
+	n, ok := g.Lookup(id)
+	if !ok {
+		best, bestD := "", 4
+		for m := range g.Nodes() {
+			if d := graph.EditDistance(id, m.ID(), 3); d < bestD {
+				best, bestD = m.ID(), d
+			}
+		}
+		return nil, &UnknownIDError{ID: id, Suggestion: best}
+	}
+	set := map[int]*graph.Node{}
+	addVerified := func(t *graph.Node) {
+		for e := range g.Out(t, graph.Verifies) {
+			set[g.To(e).Index()] = g.To(e)
+		}
+	}
+	addOutcome := func(o *graph.Node) {
+		for e := range g.Out(o, graph.Confirms) {
+			addVerified(g.To(e))
+		}
+	}
+	switch n.Kind() {
+	case parser.Requirement:
+		set[n.Index()] = n
+	case parser.Test:
+		addVerified(n)
+	case parser.Implementation:
+		for e := range g.Out(n, graph.Implements) {
+			set[g.To(e).Index()] = g.To(e)
+		}
+	case parser.Outcome:
+		addOutcome(n)
+	case parser.Waiver:
+		for e := range g.Out(n, graph.Excuses) {
+			addOutcome(g.To(e))
+		}
+	}
+	out := make([]*graph.Node, 0, len(set))
+	for _, m := range set {
+		out = append(out, m)
+	}
+	slices.SortFunc(out, func(a, b *graph.Node) int { return a.Index() - b.Index() })
+	return out, nil
+}
+
+// Explanation is the evidence tree of one requirement.
+type Explanation struct {
+	ID        string         `json:"id"`
+	Kind      string         `json:"kind"`
+	Title     string         `json:"title"`
+	File      string         `json:"file"`
+	Line      int            `json:"line"`
+	Column    int            `json:"column"`
+	Leaf      bool           `json:"leaf"`
+	Verdict   string         `json:"verdict"`
+	Reasons   []jsonReason   `json:"reasons"`
+	Notes     []jsonReason   `json:"notes"`
+	Refines   []LinkedNode   `json:"refines"`
+	RefinedBy []LinkedNode   `json:"refined_by"`
+	Verifies  []TestEvidence `json:"verified_by"`
+	Implement []LinkedNode   `json:"implemented_by"`
+}
+
+// LinkedNode is a node at the other end of an edge.
+type LinkedNode struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	State   string `json:"state"`
+	Verdict string `json:"verdict,omitempty"`
+	File    string `json:"file"` // where the link entry is written
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+}
+
+// TestEvidence is a test specification that verifies the requirement, with
+// every outcome that confirms it.
+type TestEvidence struct {
+	LinkedNode
+	Outcomes []Outcome `json:"outcomes"`
+}
+
+// Outcome is one outcome of a test, with how it counted.
+type Outcome struct {
+	ID      string `json:"id"`
+	Result  string `json:"result"`
+	Config  string `json:"config,omitempty"`
+	Status  string `json:"status"`
+	Waiver  string `json:"waiver,omitempty"`
+	Expires string `json:"waiver_expires,omitempty"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+}
+
+func reasonJSON(r evaluate.Reason) jsonReason {
+	return jsonReason{r.Code, r.Message, r.Pos.File, r.Pos.Line, r.Pos.Col}
+}
+
+// Explain builds the evidence tree of requirement n.
+func (c *Check) Explain(n *graph.Node) Explanation {
+	g := c.Graph
+	v, _ := c.Result.Verdict(n)
+	p := n.Pos()
+	x := Explanation{
+		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.File, Line: p.Line, Column: p.Col,
+		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied),
+		Reasons: []jsonReason{}, Notes: []jsonReason{}, Refines: []LinkedNode{}, RefinedBy: []LinkedNode{},
+		Verifies: []TestEvidence{}, Implement: []LinkedNode{},
+	}
+	for _, r := range v.Reasons {
+		if r.Blocking {
+			x.Reasons = append(x.Reasons, reasonJSON(r))
+		} else {
+			x.Notes = append(x.Notes, reasonJSON(r))
+		}
+	}
+	linked := func(m *graph.Node, e *graph.Edge) LinkedNode {
+		ep := e.Pos()
+		return LinkedNode{ID: m.ID(), Title: m.Title(), State: e.State().String(), Verdict: c.verdictOf(m), File: ep.File, Line: ep.Line, Column: ep.Col}
+	}
+	for e := range g.Out(n, graph.Refines) {
+		x.Refines = append(x.Refines, linked(g.To(e), e))
+	}
+	for e := range g.In(n, graph.Refines) {
+		x.RefinedBy = append(x.RefinedBy, linked(g.From(e), e))
+	}
+	for e := range g.In(n, graph.Implements) {
+		x.Implement = append(x.Implement, linked(g.From(e), e))
+	}
+	for e := range g.In(n, graph.Verifies) {
+		t := g.From(e)
+		te := TestEvidence{LinkedNode: linked(t, e), Outcomes: []Outcome{}}
+		for _, ev := range c.Result.TestEvidence(g, t) {
+			o := ev.Outcome
+			op := o.Pos()
+			out := Outcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: string(ev.Status), File: op.File, Line: op.Line, Column: op.Col}
+			if ev.Waiver != nil {
+				out.Waiver, out.Expires = ev.Waiver.ID(), ev.Waiver.ExpiresText()
+			}
+			te.Outcomes = append(te.Outcomes, out)
+		}
+		x.Verifies = append(x.Verifies, te)
+	}
+	return x
+}
+
+type jsonExplain struct {
+	Schema       string        `json:"schema"`
+	At           string        `json:"at"`
+	Query        string        `json:"query"`
+	Requirements []Explanation `json:"requirements"`
+}
+
+// WriteExplainJSON writes the seg-explain/1 document for the requirements
+// node id bears on.
+func WriteExplainJSON(w io.Writer, c *Check, id string) error {
+	targets, err := c.ExplainTargets(id)
+	if err != nil {
+		return err
+	}
+	doc := jsonExplain{Schema: "seg-explain/1", At: Date(c.At), Query: id, Requirements: []Explanation{}}
+	for _, n := range targets {
+		doc.Requirements = append(doc.Requirements, c.Explain(n))
+	}
+	return encode(w, doc)
+}
+
+var statusWords = map[string]string{
+	string(evaluate.Counted):     "counted",
+	string(evaluate.Excused):     "excused",
+	string(evaluate.Failing):     "counts against",
+	string(evaluate.Invalid):     "counts against: no valid result",
+	string(evaluate.SkippedRun):  "skipped: no evidence either way",
+	string(evaluate.Unwitnessed): "excluded: witnesses no implementation",
+}
+
+// WriteExplain writes the evidence tree of every requirement node id bears
+// on, as text.
+func WriteExplain(w io.Writer, c *Check, id string, colored bool) error {
+	targets, err := c.ExplainTargets(id)
+	if err != nil {
+		return err
+	}
+	st := newStyle(colored)
+	bw := bufio.NewWriter(w)
+	if n, _ := c.Graph.Lookup(id); n.Kind() != parser.Requirement {
+		fmt.Fprintf(bw, "%s is a %s; it bears on %s.\n\n", st.id(id), n.Kind(), plural(len(targets), "requirement"))
+	}
+	for i, n := range targets {
+		if i > 0 {
+			bw.WriteByte('\n')
+		}
+		writeExplanation(bw, st, c.Explain(n))
+	}
+	fmt.Fprintf(bw, "\n(evaluated at %s)\n", Date(c.At))
+	return bw.Flush()
+}
+
+func at(file string, line, col int) string {
+	return parser.Pos{File: file, Line: line, Col: col}.String()
+}
+
+func writeExplanation(w *bufio.Writer, st style, x Explanation) {
+	kind := "non-leaf"
+	if x.Leaf {
+		kind = "leaf"
+	}
+	fmt.Fprintf(w, "%s %s  %s\n", st.id(x.ID), st.verdict(x.Verdict == "satisfied"), st.pos(at(x.File, x.Line, x.Column)))
+	fmt.Fprintf(w, "  %s (%s requirement, %s)\n", x.Title, kind, x.Kind)
+	if len(x.Reasons) > 0 {
+		fmt.Fprintf(w, "  %s\n", st.bold("why unsatisfied:"))
+		for _, r := range x.Reasons {
+			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
+		}
+	}
+	links := func(title string, ls []LinkedNode) {
+		if len(ls) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "  %s\n", st.bold(title))
+		for _, l := range ls {
+			extra := ""
+			if l.Verdict != "" {
+				extra = "  " + st.verdict(l.Verdict == "satisfied")
+			}
+			fmt.Fprintf(w, "    %s  %s%s  %s\n", st.id(l.ID), l.State, extra, st.pos(at(l.File, l.Line, l.Column)))
+		}
+	}
+	links("refines:", x.Refines)
+	links("refined by:", x.RefinedBy)
+	if len(x.Verifies) > 0 {
+		fmt.Fprintf(w, "  %s\n", st.bold("verified by:"))
+		for _, t := range x.Verifies {
+			fmt.Fprintf(w, "    %s  %s  %s\n", st.id(t.ID), t.State, st.pos(at(t.File, t.Line, t.Column)))
+			if len(t.Outcomes) == 0 {
+				fmt.Fprintf(w, "      %s\n", st.dim("(no outcomes)"))
+			}
+			for _, o := range t.Outcomes {
+				desc := statusWords[o.Status]
+				if o.Waiver != "" {
+					desc += " by waiver " + o.Waiver
+					if o.Expires != "" {
+						desc += " (expires " + o.Expires + ")"
+					}
+				}
+				cfg := ""
+				if o.Config != "" {
+					cfg = "  [" + o.Config + "]"
+				}
+				fmt.Fprintf(w, "      %s  %s%s  %s  %s\n", st.id(o.ID), o.Result, cfg, desc, st.pos(at(o.File, o.Line, o.Column)))
+			}
+		}
+	}
+	links("implemented by:", x.Implement)
+	if len(x.Notes) > 0 {
+		fmt.Fprintf(w, "  %s\n", st.bold("notes:"))
+		for _, r := range x.Notes {
+			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package report
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/seg-trace/seg/graph"
+)
+
+type jsonGraph struct {
+	Schema string     `json:"schema"`
+	At     string     `json:"at"`
+	Nodes  []jsonNode `json:"nodes"`
+	Edges  []jsonEdge `json:"edges"`
+}
+
+type jsonNode struct {
+	ID        string `json:"id"`
+	Kind      string `json:"kind"`
+	Directive string `json:"directive"`
+	Title     string `json:"title"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	Verdict   string `json:"verdict,omitempty"`
+}
+
+type jsonEdge struct {
+	Type   string `json:"type"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	State  string `json:"state"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// sortedEdges lists the edges by (from, type, to) as strings, then by
+// position, the order every graph format uses.
+func sortedEdges(g *graph.Graph) []jsonEdge {
+	out := make([]jsonEdge, 0, g.NumEdges())
+	for e := range g.Edges() {
+		p := e.Pos()
+		out = append(out, jsonEdge{e.Type().String(), g.From(e).ID(), g.To(e).ID(), e.State().String(), p.File, p.Line, p.Col})
+	}
+	slices.SortStableFunc(out, func(a, b jsonEdge) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.Type, b.Type), strings.Compare(a.To, b.To))
+	})
+	return out
+}
+
+func (c *Check) verdictOf(n *graph.Node) string {
+	if v, ok := c.Result.Verdict(n); ok {
+		return verdictWord(v.Satisfied)
+	}
+	return ""
+}
+
+// WriteGraphJSON writes the seg-graph/1 document.
+func WriteGraphJSON(w io.Writer, c *Check) error {
+	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c.Graph)}
+	for n := range c.Graph.Nodes() {
+		p := n.Pos()
+		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.File, p.Line, p.Col, c.verdictOf(n)})
+	}
+	return encode(w, doc)
+}
+
+var dotShapes = map[string]string{
+	"requirement": "box", "test": "ellipse", "implementation": "component", "outcome": "note", "waiver": "octagon",
+}
+
+// Colors shared by the pictures and the HTML matrix, matching the terminal:
+// green satisfied, red unsatisfied.
+const (
+	colorSatisfied   = "#2e7d32"
+	colorUnsatisfied = "#c62828"
+	colorOther       = "#546e7a"
+)
+
+func (c *Check) nodeColor(n *graph.Node) string {
+	switch c.verdictOf(n) {
+	case "satisfied":
+		return colorSatisfied
+	case "unsatisfied":
+		return colorUnsatisfied
+	}
+	return colorOther
+}
+
+// WriteDOT writes the graph for Graphviz, requirements colored by verdict.
+func WriteDOT(w io.Writer, c *Check) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "// seg graph, evaluated at %s\ndigraph seg {\n  rankdir=BT;\n  node [fontname=\"Helvetica\", fontsize=10];\n", Date(c.At))
+	for n := range c.Graph.Nodes() {
+		label := n.ID()
+		if v := c.verdictOf(n); v != "" {
+			label += "\n" + v
+		}
+		fmt.Fprintf(bw, "  %s [label=%s, shape=%s, color=%q, fontcolor=%q, tooltip=%s];\n",
+			dotQuote(n.ID()), dotQuote(label), dotShapes[n.Kind().String()], c.nodeColor(n), c.nodeColor(n), dotQuote(n.Title()+" ("+n.Pos().String()+")"))
+	}
+	for _, e := range sortedEdges(c.Graph) {
+		style := "solid"
+		if e.State != "active" {
+			style = "dashed"
+		}
+		fmt.Fprintf(bw, "  %s -> %s [label=%s, style=%s];\n", dotQuote(e.From), dotQuote(e.To), dotQuote(edgeLabel(e)), style)
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+func edgeLabel(e jsonEdge) string {
+	if e.State != "active" {
+		return e.Type + " (" + e.State + ")"
+	}
+	return e.Type
+}
+
+func dotQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}
+
+// WriteMermaid writes a Mermaid flowchart, requirements colored by verdict.
+func WriteMermaid(w io.Writer, c *Check) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%%%% seg graph, evaluated at %s\nflowchart BT\n", Date(c.At))
+	ids := map[string]string{}
+	i := 0
+	for n := range c.Graph.Nodes() {
+		ids[n.ID()] = fmt.Sprintf("n%d", i)
+		i++
+		open, close := "[", "]"
+		switch n.Kind().String() {
+		case "test":
+			open, close = "([", "])"
+		case "implementation":
+			open, close = "[[", "]]"
+		case "outcome":
+			open, close = "[/", "/]"
+		case "waiver":
+			open, close = "{{", "}}"
+		}
+		label := n.ID()
+		if v := c.verdictOf(n); v != "" {
+			label += "<br/>" + v
+		}
+		fmt.Fprintf(bw, "  %s%s\"%s\"%s\n", ids[n.ID()], open, mermaidText(label), close)
+	}
+	for _, e := range sortedEdges(c.Graph) {
+		arrow := "-->"
+		if e.State != "active" {
+			arrow = "-.->"
+		}
+		fmt.Fprintf(bw, "  %s %s|%s| %s\n", ids[e.From], arrow, mermaidText(edgeLabel(e)), ids[e.To])
+	}
+	bw.WriteString("  classDef satisfied stroke:" + colorSatisfied + ",color:" + colorSatisfied + ",stroke-width:2px\n")
+	bw.WriteString("  classDef unsatisfied stroke:" + colorUnsatisfied + ",color:" + colorUnsatisfied + ",stroke-width:2px\n")
+	for n := range c.Graph.Nodes() {
+		if v := c.verdictOf(n); v != "" {
+			fmt.Fprintf(bw, "  class %s %s\n", ids[n.ID()], v)
+		}
+	}
+	return bw.Flush()
+}
+
+func mermaidText(s string) string {
+	return strings.NewReplacer(`"`, "#quot;").Replace(s)
+}
