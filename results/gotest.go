@@ -1,0 +1,233 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/seg-trace/seg/parser"
+)
+
+// event is the part of a test2json event seg reads.
+type event struct {
+	Action      string
+	Package     string
+	Test        string
+	Output      string
+	Key         string // Action "attr" (Go 1.25+: t.Attr)
+	Value       string
+	ImportPath  string // Action "build-output" and "build-fail" (Go 1.24+)
+	FailedBuild string // on a package's "fail" (Go 1.24+)
+}
+
+// goRun is a test that has started and not ended yet.
+type goRun struct {
+	line    int    // of the last event naming the test
+	message string // first line of output worth showing
+	panic   string // first "panic: " line
+	props   map[string][]string
+}
+
+type goPackage struct {
+	ran         bool // a test of the package started
+	buildFailed bool // an output line said "[build failed]" or "[setup failed]"
+	failedBuild string
+	message     string // first package-level output line worth showing
+	panic       string // first package-level "panic: " line (older go test)
+	running     map[string]*goRun
+}
+
+// readGoTest reads a `go test -json` stream. A case ends at the test's
+// pass, fail or skip event; a test still running when its package ends (a
+// panic, a timeout, os.Exit) is an error; a package that fails before any
+// test starts (a build failure) is one error case named by the package.
+// Lines that are not JSON objects (compiler output of `go test -json 2>&1`)
+// are passed over; a line that starts like one and does not parse is
+// invalid-results.
+func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
+	var (
+		cases    []Case
+		diags    parser.Diagnostics
+		pkgs     = map[string]*goPackage{}
+		buildErr = map[string]string{} // import path -> first compiler message
+		events   int
+		bad      int
+		badLine  int
+		last     int
+	)
+	pos := func(line int) parser.Pos { return parser.Pos{File: path, Line: line, Col: 1} }
+	pkgOf := func(name string) *goPackage {
+		p := pkgs[name]
+		if p == nil {
+			p = &goPackage{running: map[string]*goRun{}}
+			pkgs[name] = p
+		}
+		return p
+	}
+	// end closes a package: its tests still running become errors.
+	end := func(name string, p *goPackage, line int, failed bool) {
+		for test, r := range p.running {
+			msg := r.panic
+			if msg == "" {
+				msg = p.panic
+			}
+			if msg == "" {
+				msg = "the test did not finish: its package ended while it ran"
+			}
+			cases = append(cases, Case{Name: name + "." + test, Result: Error, Pos: pos(r.line), Properties: r.props, Message: msg})
+		}
+		if failed && !p.ran {
+			msg := buildErr[p.failedBuild]
+			if msg == "" {
+				msg = p.message
+			}
+			if msg == "" && (p.buildFailed || p.failedBuild != "") {
+				msg = "the package's tests did not build"
+			}
+			if msg == "" {
+				msg = "the package failed before any test ran"
+			}
+			cases = append(cases, Case{Name: name, Result: Error, Pos: pos(line), Message: msg, Covers: name})
+		}
+		delete(pkgs, name)
+	}
+
+	lineNo := 0
+	for rest := data; len(rest) > 0; {
+		var line []byte
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			line, rest = rest, nil
+		}
+		lineNo++
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		var e event
+		if err := json.Unmarshal(line, &e); err != nil {
+			if bad == 0 {
+				badLine = lineNo
+			}
+			bad++
+			continue
+		}
+		if e.Action == "" {
+			continue
+		}
+		events++
+		last = lineNo
+		switch e.Action {
+		case "build-output":
+			if _, ok := buildErr[e.ImportPath]; !ok {
+				if l := firstLine(e.Output); l != "" && !strings.HasPrefix(l, "# ") {
+					buildErr[e.ImportPath] = l
+				}
+			}
+			continue
+		case "build-fail":
+			continue
+		}
+		if e.Package == "" {
+			continue
+		}
+		p := pkgOf(e.Package)
+		if e.Test == "" {
+			switch e.Action {
+			case "output":
+				if strings.Contains(e.Output, "[build failed]") || strings.Contains(e.Output, "[setup failed]") {
+					p.buildFailed = true
+				}
+				if p.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
+					p.panic = firstLine(e.Output)
+				}
+				if p.message == "" {
+					if l := firstLine(e.Output); l != "" && !strings.HasPrefix(l, "FAIL") && !strings.HasPrefix(l, "ok ") {
+						p.message = l
+					}
+				}
+			case "fail":
+				p.failedBuild = e.FailedBuild
+				end(e.Package, p, lineNo, true)
+			case "pass", "skip":
+				end(e.Package, p, lineNo, false)
+			}
+			continue
+		}
+		r := p.running[e.Test]
+		switch {
+		case e.Action == "run":
+			r = &goRun{}
+			p.running[e.Test] = r
+			p.ran = true
+		case r != nil:
+		case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
+			r = &goRun{} // an end without a start: still the test's result
+		default:
+			continue // output of a test that is not running makes no case
+		}
+		r.line = lineNo
+		switch e.Action {
+		case "output":
+			if r.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
+				r.panic = firstLine(e.Output)
+			}
+			if r.message == "" {
+				if l := firstLine(e.Output); l != "" && !strings.HasPrefix(l, "--- ") {
+					r.message = l
+				}
+			}
+		case "attr":
+			if r.props == nil {
+				r.props = map[string][]string{}
+			}
+			r.props[e.Key] = append(r.props[e.Key], e.Value)
+		case "pass", "fail", "skip":
+			c := Case{Name: e.Package + "." + e.Test, Pos: pos(lineNo), Properties: r.props}
+			switch {
+			case e.Action == "pass":
+				c.Result = Passed
+			case e.Action == "skip":
+				c.Result, c.Message = Skipped, r.message
+			case r.panic != "":
+				c.Result, c.Message = Error, r.panic
+			default:
+				c.Result, c.Message = Failed, r.message
+			}
+			cases = append(cases, c)
+			delete(p.running, e.Test)
+		}
+	}
+
+	if bad > 0 {
+		what := "a line is not a valid go test -json event"
+		if bad > 1 {
+			what += " (and " + strconv.Itoa(bad-1) + " more lines after it)"
+		}
+		if badLine == lineNo {
+			what = "the last line is not a complete go test -json event (truncated?)"
+		}
+		diags = append(diags, invalid(pos(badLine), "%s", what))
+	}
+	if events == 0 && bad == 0 {
+		diags = append(diags, invalid(pos(1), "no go test -json event in the file"))
+	}
+	// Packages that never ended: the stream was cut. Their running tests
+	// have no result, and none is made up for them.
+	var open []string
+	for name, p := range pkgs {
+		if len(p.running) > 0 {
+			open = append(open, name)
+		}
+	}
+	if len(open) > 0 && badLine != lineNo {
+		sort.Strings(open)
+		diags = append(diags, invalid(pos(last),
+			"the stream ends while tests of %s are still running (truncated?)", strings.Join(open, ", ")))
+	}
+	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Pos.Line < cases[j].Pos.Line })
+	return cases, diags
+}

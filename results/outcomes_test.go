@@ -1,0 +1,325 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/seg-trace/seg/parser"
+)
+
+// testNode builds a test specification as the parser would: options on
+// consecutive lines from line, each value at column 12 ("   :cases: " is
+// 11 bytes wide for every option name here, by padding).
+func testNode(file, id string, line int, opts ...[2]string) parser.Node {
+	n := parser.Node{Kind: parser.Test, Directive: "test", ID: id, Title: id, Parent: -1,
+		Pos: parser.Pos{File: file, Line: line, Col: 1}}
+	for i, o := range opts {
+		l := line + 1 + i
+		n.Options = append(n.Options, parser.Option{Name: o[0], Value: o[1],
+			Pos:      parser.Pos{File: file, Line: l, Col: 4},
+			ValuePos: parser.Pos{File: file, Line: l, Col: 12}})
+	}
+	return n
+}
+
+func specFiles() []*parser.File {
+	const f = "docs/tests.rst"
+	multi := testNode(f, "TS-MULTI", 40, [2]string{"cases", "never.one, never.two"}, [2]string{"verifies", "R-1"})
+	multi.Options[1].Pos.Line = 43 // the :cases: value went on over two more lines
+	split := testNode(f, "TS-SPLIT", 50, [2]string{"cases", "ignored"})
+	split.Options[0].Links = []parser.Link{{ID: "split.none", Span: parser.Span{
+		Start: parser.Pos{File: f, Line: 52, Col: 7}, End: parser.Pos{File: f, Line: 52, Col: 17}}}}
+	return []*parser.File{{
+		Path: f,
+		Nodes: []parser.Node{
+			testNode(f, "TS-LEAF-1", 1,
+				[2]string{"id", "TS-LEAF-1"},
+				[2]string{"cases", "example.com/old/par.Test[AB], tests/test_leaf.py::test_*"},
+				[2]string{"verifies", "R-1"}),
+			testNode(f, "TS-GO", 10, [2]string{"cases", "example.com/old/par.TestA"}),
+			testNode(f, "TS-BROKEN", 20, [2]string{"cases", "example.com/old/broken.TestX/*"}),
+			testNode(f, "TS-NONE", 30, [2]string{"cases", "nothing.matches ;  also*none|"}),
+			multi,
+			split,
+			testNode(f, "", 60, [2]string{"cases", "*"}), // no ID: not a specification
+			{Kind: parser.Requirement, ID: "R-1", Options: []parser.Option{{Name: "cases", Value: "*"}}},
+		},
+	}}
+}
+
+func fixtureSources(t *testing.T) []Source {
+	mixed := readFixture(t, "gotest-mixed.json")
+	mixed.Witnesses = []string{"IMPL-B", "IMPL-A"}
+	mixed.Config = "linux-amd64"
+	nested := readFixture(t, "nested.xml")
+	py := Source{Path: "build/pytest.xml", Data: []byte(`<testsuites><testsuite name="pytest">
+<testcase classname="tests.test_leaf" name="test_clause_a"/>
+<testcase classname="tests.test_leaf.TestClass" name="test_m"><skipped/></testcase>
+<testcase classname="other" name="test_unrelated"/>
+</testsuite></testsuites>`)}
+	again := mixed
+	again.Witnesses = nil // the same path again: passed over
+	return []Source{mixed, nested, py, again}
+}
+
+func renderOutcomes(outs []parser.Node, unmatched []Case, diags parser.Diagnostics) string {
+	var b strings.Builder
+	for _, n := range outs {
+		fmt.Fprintf(&b, "%s %s %q @ %s\n", n.ID, n.Directive, n.Title, n.Pos)
+		for _, o := range n.Options {
+			fmt.Fprintf(&b, "    :%s: %s", o.Name, o.Value)
+			for _, l := range o.Links {
+				fmt.Fprintf(&b, " [%s @ %s]", l.ID, l.Span.Start)
+			}
+			b.WriteString("\n")
+		}
+		if n.Body != "" {
+			fmt.Fprintf(&b, "    body %q\n", n.Body)
+		}
+	}
+	b.WriteString("unmatched:\n")
+	b.WriteString(render(unmatched, diags))
+	return b.String()
+}
+
+func TestOutcomes(t *testing.T) {
+	outs, unmatched, diags := Outcomes(specFiles(), fixtureSources(t))
+	golden(t, "outcomes", renderOutcomes(outs, unmatched, diags))
+
+	// One node in full, as graph code will read it.
+	at := parser.Pos{File: "results/gotest-mixed.json", Line: 22, Col: 1}
+	sp := parser.Span{Start: at}
+	want := parser.Node{
+		Kind: parser.Outcome, Directive: "outcome", ID: "results/gotest-mixed.json#3",
+		Title: "example.com/old/par.TestA", Pos: at, Parent: -1,
+		Options: []parser.Option{
+			{Name: "id", Value: "results/gotest-mixed.json#3", Pos: at, ValuePos: at},
+			{Name: "confirms", Value: "TS-GO, TS-LEAF-1", Pos: at, ValuePos: at,
+				Links: []parser.Link{{ID: "TS-GO", Span: sp}, {ID: "TS-LEAF-1", Span: sp}}},
+			{Name: "witnesses", Value: "IMPL-B, IMPL-A", Pos: at, ValuePos: at,
+				Links: []parser.Link{{ID: "IMPL-B", Span: sp}, {ID: "IMPL-A", Span: sp}}},
+			{Name: "result", Value: "passed", Pos: at, ValuePos: at},
+			{Name: "config", Value: "linux-amd64", Pos: at, ValuePos: at},
+		},
+	}
+	var got *parser.Node
+	for i := range outs {
+		if outs[i].ID == want.ID {
+			got = &outs[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no outcome %s", want.ID)
+	}
+	if diff := cmp.Diff(want, *got); diff != "" {
+		t.Errorf("outcome (-want +got):\n%s", diff)
+	}
+	if got.IDPos() != at {
+		t.Errorf("IDPos = %s, want %s", got.IDPos(), at)
+	}
+
+	// The no-results warnings point at the pattern inside the option value.
+	var warned []string
+	for _, d := range diags {
+		if d.Code == CodeNoResults {
+			warned = append(warned, fmt.Sprintf("%s-%d", d.Span.Start, d.Span.End.Col))
+		}
+	}
+	wantWarned := []string{
+		"docs/tests.rst:31:12-27", // nothing.matches
+		"docs/tests.rst:31:31-40", // also*none, after " ;  "
+		"docs/tests.rst:41:4-0",   // a value over several lines: the option
+		"docs/tests.rst:41:4-0",
+		"docs/tests.rst:52:7-17", // the parser's own span
+	}
+	if diff := cmp.Diff(wantWarned, warned); diff != "" {
+		t.Errorf("no-results warnings (-want +got):\n%s", diff)
+	}
+}
+
+func TestOutcomesWithoutSourcesWarnNothing(t *testing.T) {
+	outs, unmatched, diags := Outcomes(specFiles(), nil)
+	if len(outs)+len(unmatched)+len(diags) != 0 {
+		t.Errorf("got %d outcomes, %d unmatched, diagnostics %v; want nothing", len(outs), len(unmatched), diags)
+	}
+}
+
+// TestOutcomesDamagedSource: a damaged file gives its error and the
+// outcomes of its complete cases only.
+func TestOutcomesDamagedSource(t *testing.T) {
+	files := []*parser.File{{Path: "t.rst", Nodes: []parser.Node{
+		testNode("t.rst", "TS-T", 1, [2]string{"cases", "t.*"}),
+	}}}
+	outs, _, diags := Outcomes(files, []Source{readFixture(t, "truncated.xml")})
+	var ids []string
+	for _, o := range outs {
+		ids = append(ids, o.ID+" "+o.Option("result").Value)
+	}
+	want := []string{"results/truncated.xml#1 passed", "results/truncated.xml#2 failed"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	if len(diags) != 1 || diags[0].Code != CodeInvalidResults {
+		t.Errorf("diagnostics = %v, want one invalid-results", diags)
+	}
+}
+
+func TestImport(t *testing.T) {
+	outs, _, _ := Outcomes(specFiles(), fixtureSources(t))
+	var a, b bytes.Buffer
+	if err := Import(&a, outs, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Import(&b, outs, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two imports of the same outcomes differ")
+	}
+	golden(t, "import.rst", a.String())
+
+	// Every written ID fits the default pattern.
+	rx := regexp.MustCompile(parser.DefaultIDPattern)
+	for _, m := range regexp.MustCompile(`(?m)^   :id: (.*)$`).FindAllStringSubmatch(a.String(), -1) {
+		if !rx.MatchString(m[1]) {
+			t.Errorf("imported ID %q does not fit %s", m[1], rx)
+		}
+	}
+}
+
+func TestImportID(t *testing.T) {
+	def := regexp.MustCompile(parser.DefaultIDPattern)
+	strict := regexp.MustCompile(`^[A-Z][A-Z0-9-]*$`)
+	for _, tc := range []struct {
+		id   string
+		rx   *regexp.Regexp
+		want string
+	}{
+		{"build/junit.xml#3", def, "RUN-build-junit.xml-3"},
+		{"build/test results/ü.json#12", def, "RUN-build-test-results--.json-12"},
+		{"build/junit.xml#3", strict, "RUN-BUILD-JUNIT-XML-3"},
+		{"OUT-1", def, "OUT-1"},
+	} {
+		got, err := ImportID(tc.id, tc.rx)
+		if err != nil || got != tc.want {
+			t.Errorf("ImportID(%q, %s) = %q, %v; want %q", tc.id, tc.rx, got, err, tc.want)
+		}
+	}
+	if _, err := ImportID("a.xml#1", regexp.MustCompile(`^X$`)); err == nil {
+		t.Error("an ID that fits no pattern form gave no error")
+	}
+	clash := []parser.Node{{ID: "a/b.xml#1"}, {ID: "a-b.xml#1"}}
+	if err := Import(&bytes.Buffer{}, clash, ImportOptions{}); err == nil {
+		t.Error("two outcomes written with one ID gave no error")
+	}
+}
+
+func TestLoad(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"build/a.xml", "build/b.json", "build/deep/er/c.xml", "other/d.xml"} {
+		full := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("<testsuite/>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths := func(srcs []Source) []string {
+		var out []string
+		for _, s := range srcs {
+			out = append(out, s.Path)
+		}
+		return out
+	}
+
+	srcs, diags, err := Load(root, []string{"other/d.xml", "build/*.xml", "build/**/*.xml", "build/a.xml"}, []string{"IMPL-1"}, "cfg")
+	if err != nil || len(diags) != 0 {
+		t.Fatalf("Load: %v %v", err, diags)
+	}
+	if diff := cmp.Diff([]string{"build/a.xml", "build/deep/er/c.xml", "other/d.xml"}, paths(srcs)); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	if srcs[0].Config != "cfg" || !cmp.Equal(srcs[0].Witnesses, []string{"IMPL-1"}) || string(srcs[0].Data) != "<testsuite/>" {
+		t.Errorf("source = %+v", srcs[0])
+	}
+
+	abs := filepath.Join(root, "build", "b.json")
+	srcs, _, err = Load(root, []string{abs}, nil, "")
+	if err != nil || !cmp.Equal(paths(srcs), []string{"build/b.json"}) {
+		t.Errorf("absolute path: %v %v", paths(srcs), err)
+	}
+
+	srcs, diags, err = Load(root, []string{"nowhere/*.xml", "nowhere/**/*.xml"}, nil, "")
+	if err != nil || len(srcs) != 0 || len(diags) != 2 || diags[0].Code != CodeNoResultsFile || diags[0].Severity != parser.Warning {
+		t.Errorf("glob matching nothing: %v %v %v", srcs, diags, err)
+	}
+	if _, _, err := Load(root, []string{"build/missing.xml"}, nil, ""); err == nil {
+		t.Error("a missing file gave no error")
+	}
+}
+
+// TestImportReparses reads Import's output back with the parser: the same
+// outcomes, under their written IDs, and no diagnostic.
+func TestImportReparses(t *testing.T) {
+	outs, _, _ := Outcomes(specFiles(), fixtureSources(t))
+	var b bytes.Buffer
+	if err := Import(&b, outs, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f := parser.ParseFile("docs/outcomes/run.rst", b.Bytes(), nil)
+	if len(f.Diagnostics) != 0 {
+		t.Errorf("diagnostics: %v", f.Diagnostics)
+	}
+	summary := func(n *parser.Node, id string) string {
+		s := id + " " + n.Title
+		for _, name := range []string{"confirms", "witnesses", "result", "config"} {
+			if o := n.Option(name); o != nil {
+				s += fmt.Sprintf(" %s=%s", name, o.Value)
+				for _, l := range o.Links {
+					s += "," + l.ID
+				}
+			}
+		}
+		return s
+	}
+	var want, got []string
+	for i := range outs {
+		id, _ := ImportID(outs[i].ID, regexp.MustCompile(parser.DefaultIDPattern))
+		want = append(want, summary(&outs[i], id))
+	}
+	for i := range f.Nodes {
+		if f.Nodes[i].Kind != parser.Outcome {
+			t.Errorf("node %d is a %s", i, f.Nodes[i].Kind)
+		}
+		got = append(got, summary(&f.Nodes[i], f.Nodes[i].ID))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reparsed outcomes (-want +got):\n%s", diff)
+	}
+}
+
+// TestParsedCases takes the :cases: patterns from RST read by the parser.
+func TestParsedCases(t *testing.T) {
+	src := ".. test:: Leaf rule\n   :id: TS-LEAF-1\n   :cases: example.com/old/par.TestA, none.here ;  tests/x.py::*\n   :verifies: R-1\n"
+	f := parser.ParseFile("docs/t.rst", []byte(src), nil)
+	outs, _, diags := Outcomes([]*parser.File{f}, []Source{readFixture(t, "gotest-mixed.json")})
+	if len(outs) != 2 {
+		t.Errorf("%d outcomes, want the two runs of TestA", len(outs))
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s %s", d.Span.Start, d.Code))
+	}
+	want := []string{"docs/t.rst:3:39 no-results", "docs/t.rst:3:52 no-results"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}

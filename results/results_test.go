@@ -1,0 +1,259 @@
+package results
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/seg-trace/seg/parser"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// render lists cases and diagnostics one per line, for golden files.
+func render(cases []Case, diags parser.Diagnostics) string {
+	var b strings.Builder
+	for _, c := range cases {
+		fmt.Fprintf(&b, "#%d %s %q @ %s\n", c.N, c.Result, c.Name, c.Pos)
+		for _, a := range c.AltNames {
+			fmt.Fprintf(&b, "    alt %q\n", a)
+		}
+		if c.Covers != "" {
+			fmt.Fprintf(&b, "    covers %q\n", c.Covers)
+		}
+		keys := make([]string, 0, len(c.Properties))
+		for k := range c.Properties {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "    property %s = %q\n", k, c.Properties[k])
+		}
+		if c.Message != "" {
+			fmt.Fprintf(&b, "    message %q\n", c.Message)
+		}
+	}
+	for _, d := range diags {
+		fmt.Fprintf(&b, "%s: %s: %s [%s]\n", d.Span.Start, d.Severity, d.Message, d.Code)
+		for _, r := range d.Related {
+			fmt.Fprintf(&b, "    related %s: %s\n", r.Span.Start, r.Message)
+		}
+	}
+	return b.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test ./results -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs from the golden file (-want +got):\n%s", file, diff)
+	}
+}
+
+func readFixture(t *testing.T, name string) Source {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Source{Path: "results/" + name, Data: data}
+}
+
+// TestFixtures reads every hand-written results file and compares the
+// cases and diagnostics with the golden files.
+func TestFixtures(t *testing.T) {
+	for _, name := range []string{
+		"surefire-flaky.xml", "ctest.xml", "jest-junit.xml", "nested.xml",
+		"latin1.xml", "bom.xml",
+		"truncated.xml", "malformed.xml", "not-junit.xml", "plain.txt", "blank.txt",
+		"gotest-mixed.json", "gotest-truncated.json", "gotest-cut.json",
+		"gotest-badline.json", "not-gotest.json",
+	} {
+		t.Run(name, func(t *testing.T) {
+			cases, diags := ReadCases(readFixture(t, name))
+			golden(t, name, render(cases, diags))
+		})
+	}
+}
+
+// TestDamageKeepsOnlyCompleteCases states the rule for damaged files
+// directly, beside the golden files: the error is there, at a line, and no
+// case read after it or cut by it is kept.
+func TestDamageKeepsOnlyCompleteCases(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		names []string
+		line  int
+	}{
+		{"truncated.xml", []string{"t.complete", "t.also_complete"}, 8},
+		{"malformed.xml", []string{"m.before"}, 3},
+		{"gotest-truncated.json", []string{"example.com/t.TestDone"}, 6},
+		{"gotest-cut.json", []string{"example.com/t.TestDone"}, 5},
+		{"not-junit.xml", nil, 1},
+		{"plain.txt", nil, 1},
+		{"blank.txt", nil, 1},
+		{"not-gotest.json", nil, 1},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			cases, diags := ReadCases(readFixture(t, tc.file))
+			var names []string
+			for _, c := range cases {
+				names = append(names, c.Name)
+			}
+			if diff := cmp.Diff(tc.names, names); diff != "" {
+				t.Errorf("cases (-want +got):\n%s", diff)
+			}
+			if len(diags) != 1 || diags[0].Code != CodeInvalidResults || diags[0].Severity != parser.Error {
+				t.Fatalf("diagnostics = %v, want one invalid-results error", diags)
+			}
+			if got := diags[0].Span.Start; got.File != "results/"+tc.file || got.Line != tc.line {
+				t.Errorf("diagnostic at %s, want results/%s:%d", got, tc.file, tc.line)
+			}
+		})
+	}
+}
+
+// TestGarbageNeverPanics feeds every prefix of every fixture to ReadCases:
+// a file cut anywhere is a diagnostic or fewer cases, never a crash, and a
+// prefix never has a case the whole file lacks.
+func TestGarbageNeverPanics(t *testing.T) {
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		src := readFixture(t, e.Name())
+		whole, _ := ReadCases(src)
+		known := map[string]bool{}
+		for _, c := range whole {
+			known[c.Name+"\x00"+c.Pos.String()] = true
+		}
+		for n := 0; n < len(src.Data); n++ {
+			cases, diags := ReadCases(Source{Path: src.Path, Data: src.Data[:n]})
+			for _, c := range cases {
+				if !known[c.Name+"\x00"+c.Pos.String()] && c.Result != Error {
+					t.Fatalf("%s cut at %d: case %q %s at %s is not in the whole file", e.Name(), n, c.Name, c.Result, c.Pos)
+				}
+			}
+			if len(cases) == 0 && len(diags) == 0 && n > 0 && strings.TrimSpace(string(src.Data[:n])) != "" &&
+				!strings.HasSuffix(e.Name(), ".json") {
+				t.Fatalf("%s cut at %d: no case and no diagnostic", e.Name(), n)
+			}
+		}
+	}
+}
+
+func TestSniff(t *testing.T) {
+	for in, want := range map[string]format{
+		"":                         formatUnknown,
+		"  \n\t":                   formatUnknown,
+		"\n  <testsuite/>":         formatJUnit,
+		`{"Action":"start"}`:       formatGoTest,
+		"# pkg\nx.go:1: e\n{\"A\"": formatGoTest,
+		"PASS\nok\n":               formatUnknown,
+		"junit.xml":                formatUnknown,
+	} {
+		if got := sniff([]byte(in)); got != want {
+			t.Errorf("sniff(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"example.com/seg/evaluate.TestLeafRule/*", "example.com/seg/evaluate.TestLeafRule/clause_a", true},
+		{"example.com/seg/evaluate.TestLeafRule/*", "example.com/seg/evaluate.TestLeafRule", false},
+		{"example.com/seg/evaluate.TestLeafRule*", "example.com/seg/evaluate.TestLeafRule", true},
+		{"*.TestLeafRule", "example.com/seg/evaluate.TestLeafRule", true},
+		{"example.com/*", "example.com/a/b/c.TestX/y/z", true}, // '*' crosses '/' and '.'
+		{"tests/test_leaf.py::test_clause_*", "tests/test_leaf.py::test_clause_a", true},
+		{"tests/test_leaf.py::test_clause_?", "tests/test_leaf.py::test_clause_ab", false},
+		{"t.test_[ab]", "t.test_b", true},
+		{"t.test_[!ab]", "t.test_b", false},
+		{"t.test_[^ab]", "t.test_c", true},
+		{"t.test_[a-c]x", "t.test_bx", true},
+		{"t.test_[a-c]x", "t.test_dx", false},
+		{"t.test_[]]", "t.test_]", true},
+		{`t.test_\*`, "t.test_*", true},
+		{`t.test_\*`, "t.test_x", false},
+		{"t.test_[unclosed", "t.test_[unclosed", true},
+		{"t.test_[unclosed*", "t.test_[unclosed_more", true},
+		{"tests/test_x.py::test_p[1-2]", "tests/test_x.py::test_p[1-2]", true}, // equality first
+		{"tests/test_x.py::test_p[1-2]", "tests/test_x.py::test_p1", true},
+		{"é?", "éü", true},
+		{"a*b*c", "aXbYbZc", true},
+		{"a*b*c", "aXbYbZ", false},
+		{"", "", true},
+		{"*", "", true},
+		{"?", "", false},
+	} {
+		if got := Match(tc.pattern, tc.name); got != tc.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tc.pattern, tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestMatchPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, prefix string
+		want            bool
+	}{
+		{"example.com/p.TestX", "example.com/p.", true},
+		{"example.com/p.TestX/*", "example.com/p.", true},
+		{"example.com/*", "example.com/p.", true},
+		{"*.TestX", "example.com/p.", true},
+		{"example.com/p/sub.TestX", "example.com/p.", false},
+		{"example.com/q.TestX", "example.com/p.", false},
+		{"example.com/p", "example.com/p.", false},
+		{"example.com/[op].T*", "example.com/p.", true},
+		{"tests/test_x.py::t", "example.com/p.", false},
+	} {
+		if got := matchPrefix(tc.pattern, tc.prefix); got != tc.want {
+			t.Errorf("matchPrefix(%q, %q) = %v, want %v", tc.pattern, tc.prefix, got, tc.want)
+		}
+	}
+}
+
+func TestPytestIDs(t *testing.T) {
+	name, alt := junitNames("tests.unit.test_x.TestClass", "test_m")
+	if name != "tests.unit.test_x.TestClass.test_m" {
+		t.Errorf("name = %q", name)
+	}
+	want := []string{
+		"tests/unit/test_x/TestClass.py::test_m",
+		"tests/unit/test_x.py::TestClass::test_m",
+		"tests/unit.py::test_x::TestClass::test_m",
+		"tests.py::unit::test_x::TestClass::test_m",
+	}
+	if diff := cmp.Diff(want, alt); diff != "" {
+		t.Errorf("alt names (-want +got):\n%s", diff)
+	}
+	if _, alt := junitNames("example.com/tm/leaf", "TestX"); alt != nil {
+		t.Errorf("a Go package classname got pytest names %q", alt)
+	}
+	if name, alt := junitNames("leaf_rule", "leaf_rule"); name != "leaf_rule.leaf_rule" || !cmp.Equal(alt, []string{"leaf_rule"}) {
+		t.Errorf("ctest-style names = %q, %q", name, alt)
+	}
+}
