@@ -146,6 +146,31 @@ type testFacts struct {
 	notes   []Reason // excluded, skipped and excused outcomes
 }
 
+// whyNone says what became of a test's outcomes when none counted, so a
+// reader sees at once that, say, a results file was given no witness.
+func (f *testFacts) whyNone() string {
+	unwitnessed, skipped := 0, 0
+	for _, n := range f.notes {
+		switch n.Code {
+		case "outcome-unwitnessed":
+			unwitnessed++
+		case "outcome-skipped":
+			skipped++
+		}
+	}
+	var parts []string
+	if unwitnessed > 0 {
+		parts = append(parts, fmt.Sprintf("%d excluded because they witness no implementation", unwitnessed))
+	}
+	if skipped > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped", skipped))
+	}
+	if len(parts) == 0 {
+		return ": it has no outcomes"
+	}
+	return ": of its outcomes, " + strings.Join(parts, ", ")
+}
+
 // test computes (once per test) what its outcomes say.
 func (r *Result) test(g *graph.Graph, t *graph.Node, cache []*testFacts) *testFacts {
 	if f := cache[t.Index()]; f != nil {
@@ -237,7 +262,7 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict, cache []*testFa
 		f := r.test(g, t, cache)
 		if f.counted == 0 {
 			blocking = append(blocking, Reason{Code: "no-confirming-outcome", Pos: t.Pos(), Subject: t.ID(), Blocking: true,
-				Message: fmt.Sprintf("test %q has no confirming outcome that ran (witnessed and not skipped)", t.ID())})
+				Message: fmt.Sprintf("test %q has no confirming outcome that ran (witnessed and not skipped)%s", t.ID(), f.whyNone())})
 		}
 		blocking = append(blocking, f.bad...)
 		notes = append(notes, f.notes...)
