@@ -1,0 +1,194 @@
+package gen
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// ManifestName is the file, at the top of the output folder, that
+// describes the tree written there. It also marks the folder as written by
+// seggen, which is what lets -force clear it.
+const ManifestName = "seggen.json"
+
+// Manifest is the content of seggen.json.
+type Manifest struct {
+	Generator string   `json:"generator"` // always "seggen"
+	Complete  bool     `json:"complete"`  // false while writing
+	Root      string   `json:"root"`      // "docs" or "dense"
+	At        string   `json:"at"`        // the date the tree is meant to be checked at
+	Params    Params   `json:"params"`
+	Counts    Counts   `json:"counts"`
+	Bytes     int64    `json:"bytes"`
+	Defects   []Defect `json:"defects"` // the planted defects, by file and line
+}
+
+// WriteOptions say how to write a tree.
+type WriteOptions struct {
+	// Force allows a non-empty output folder. If it holds a manifest of an
+	// earlier run, the tree that run wrote is removed first; otherwise
+	// nothing is removed and files are overwritten.
+	Force   bool
+	Workers int // default GOMAXPROCS
+	// Warn receives notes for the user (may be nil).
+	Warn io.Writer
+}
+
+// WriteDir writes the tree under out, which it creates if needed. Every
+// file operation goes through an os.Root opened on out, so nothing is
+// ever written outside it, symbolic links included.
+func WriteDir(t *Tree, out string, o WriteOptions) (*Manifest, error) {
+	if err := os.MkdirAll(out, 0o777); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(out)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	if err := prepare(root, out, o); err != nil {
+		return nil, err
+	}
+	m := &Manifest{Generator: "seggen", Root: t.root, At: RefDate, Params: t.params, Counts: t.Count(), Defects: []Defect{}}
+	if err := writeManifest(root, m); err != nil {
+		return nil, err
+	}
+
+	dirs := map[string]bool{}
+	for i := range t.files {
+		dirs[path.Dir(t.files[i].path)] = true
+	}
+	sorted := make([]string, 0, len(dirs))
+	for d := range dirs {
+		sorted = append(sorted, d)
+	}
+	sort.Strings(sorted)
+	for _, d := range sorted {
+		if err := root.MkdirAll(d, 0o777); err != nil {
+			return nil, err
+		}
+	}
+
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var (
+		next     atomic.Int64
+		total    atomic.Int64
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+		failed   atomic.Bool
+	)
+	defects := make([][]Defect, len(t.files))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var (
+				buf     []byte
+				dir     string
+				dirRoot *os.Root
+			)
+			fail := func(err error) {
+				errOnce.Do(func() { firstErr = err })
+				failed.Store(true)
+			}
+			defer func() {
+				if dirRoot != nil {
+					dirRoot.Close()
+				}
+			}()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(t.files) {
+					return
+				}
+				buf, defects[i] = t.Render(i, buf[:0])
+				total.Add(int64(len(buf)))
+				// Files come folder by folder; a root opened on the folder
+				// saves resolving the whole path again for every file.
+				d, name := path.Split(t.files[i].path)
+				if d != dir || dirRoot == nil {
+					if dirRoot != nil {
+						dirRoot.Close()
+					}
+					var err error
+					if dirRoot, err = root.OpenRoot(path.Clean(d)); err != nil {
+						fail(err)
+						return
+					}
+					dir = d
+				}
+				if err := dirRoot.WriteFile(name, buf, 0o666); err != nil {
+					fail(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	for _, d := range defects {
+		m.Defects = append(m.Defects, d...)
+	}
+	m.Bytes = total.Load()
+	m.Complete = true
+	return m, writeManifest(root, m)
+}
+
+// prepare checks that out is empty, or clears what an earlier run wrote
+// there when forced.
+func prepare(root *os.Root, out string, o WriteOptions) error {
+	f, err := root.Open(".")
+	if err != nil {
+		return err
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if !o.Force {
+		return fmt.Errorf("%s is not empty; choose an empty folder or use -force", out)
+	}
+	data, err := root.ReadFile(ManifestName)
+	if errors.Is(err, fs.ErrNotExist) {
+		if o.Warn != nil {
+			fmt.Fprintf(o.Warn, "seggen: %s holds no %s; writing over it without removing anything\n", out, ManifestName)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var old Manifest
+	if err := json.Unmarshal(data, &old); err != nil || old.Generator != "seggen" || (old.Root != "docs" && old.Root != "dense") {
+		return fmt.Errorf("%s: %s is not a seggen manifest; refusing to remove anything", out, ManifestName)
+	}
+	if err := root.RemoveAll(old.Root); err != nil {
+		return err
+	}
+	return root.Remove(ManifestName)
+}
+
+func writeManifest(root *os.Root, m *Manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return root.WriteFile(ManifestName, append(data, '\n'), 0o666)
+}
