@@ -103,22 +103,30 @@ func versionString() string {
 	return v
 }
 
+// session is what one pass of the pipeline made.
+type session struct {
+	check *report.Check
+	cfg   *config.Config
+	// outcomes are the outcome nodes made from test results files.
+	outcomes []parser.Node
+}
+
 // pipeline reads, builds and evaluates the tree under root.
-func pipeline(root string, o *options) (*report.Check, *config.Config, error) {
+func pipeline(root string, o *options) (*session, error) {
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, nil, fmt.Errorf("seg: cannot read root %q: %v", root, errors.Unwrap(err))
+		return nil, fmt.Errorf("seg: cannot read root %q: %v", root, errors.Unwrap(err))
 	}
 	if !info.IsDir() {
-		return nil, nil, fmt.Errorf("seg: root %q is not a folder", root)
+		return nil, fmt.Errorf("seg: root %q is not a folder", root)
 	}
 	cfg, err := config.Load(root, o.config)
 	if err != nil {
-		return nil, nil, fmt.Errorf("seg: bad config: %w", err)
+		return nil, fmt.Errorf("seg: bad config: %w", err)
 	}
 	files, err := parseTree(root, cfg, o)
 	if err != nil {
-		return nil, nil, fmt.Errorf("seg: %v", err)
+		return nil, fmt.Errorf("seg: %v", err)
 	}
 	var diags parser.Diagnostics
 	for _, f := range files {
@@ -126,7 +134,7 @@ func pipeline(root string, o *options) (*report.Check, *config.Config, error) {
 	}
 	extra, unmatched, rdiags, err := loadResults(root, cfg, o, files)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	diags = append(diags, rdiags...)
 	g, gdiags := graph.Build(files, extra)
@@ -135,14 +143,15 @@ func pipeline(root string, o *options) (*report.Check, *config.Config, error) {
 	res := evaluate.Evaluate(g, at)
 	diags = append(diags, res.Diagnostics...)
 	diags.Sort()
-	return &report.Check{
+	c := &report.Check{
 		At:          at,
 		Graph:       g,
 		Result:      res,
 		Diagnostics: diags,
 		Source:      sourceReader(root),
 		Unmatched:   unmatched,
-	}, cfg, nil
+	}
+	return &session{check: c, cfg: cfg, outcomes: extra}, nil
 }
 
 func sourceReader(root string) func(string) []byte {

@@ -4,16 +4,21 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
 )
 
 var checkFormats = map[string]func(io.Writer, *report.Check, bool) error{
-	"text": report.WriteText,
-	"json": func(w io.Writer, c *report.Check, _ bool) error { return report.WriteJSON(w, c) },
+	"text":   report.WriteText,
+	"json":   func(w io.Writer, c *report.Check, _ bool) error { return report.WriteJSON(w, c) },
+	"github": report.WriteGitHub,
+	"sarif":  func(w io.Writer, c *report.Check, _ bool) error { return report.WriteSARIF(w, c, Version) },
 }
 
 func formatNames[T any](m map[string]T) string {
@@ -29,16 +34,31 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if !ok {
 		return 0, usagef("seg check: unknown --format %q (want one of: %s)", o.format, formatNames(checkFormats))
 	}
-	root, files := rootArg(o.args)
-	c, _, err := pipeline(root, o)
+	root, files := checkArgs(o.args)
+	r, err := pipeline(root, o)
 	if err != nil {
 		return 0, err
 	}
+	c := r.check
 	only := append(append([]string(nil), o.only...), files...)
 	if len(only) > 0 {
-		c = narrow(c, root, only)
+		c = narrow(c, root, only, o.blame)
 	}
 	return emit(o, stdout, func(w io.Writer, colored bool) error { return write(w, c, colored) }, exitFor(c))
+}
+
+// checkArgs splits check's positional arguments into the root and the
+// files to narrow to. When the first argument is a file rather than a
+// folder (an .rst file), there is no root argument: the root is the working folder and
+// every argument is a file. That is how pre-commit calls a hook whose entry
+// is plain `seg check`.
+func checkArgs(args []string) (string, []string) {
+	if len(args) > 0 {
+		if info, err := os.Stat(args[0]); err == nil && !info.IsDir() && strings.HasSuffix(args[0], ".rst") {
+			return ".", args
+		}
+	}
+	return rootArg(args)
 }
 
 // emit writes one report through --output and color handling.
@@ -56,11 +76,17 @@ func emit(o *options, stdout io.Writer, write func(io.Writer, bool) error, code 
 	return code, nil
 }
 
-// narrow keeps the diagnostics in the named files, and the requirements
-// defined in them or whose blocking reasons point into them. Verdicts are
-// still those of the whole tree (SEG-SREQ-008); only what is shown, and so
-// what can fail the check, is narrowed (docs/precommit.md).
-func narrow(c *report.Check, root string, names []string) *report.Check {
+// narrow applies the blame rule of seg check FILE... (docs/precommit.md).
+// Verdicts are still those of the whole tree (SEG-SREQ-008); only what is
+// shown, and so what can fail the check, is narrowed to what the named
+// files bear on: the diagnostics located in them or pointing into them (a
+// related place, such as the first definition of a duplicate ID), and the
+// requirements whose verdict depends on something in them. blame "all"
+// narrows nothing: any finding anywhere fails.
+func narrow(c *report.Check, root string, names []string, blame string) *report.Check {
+	if blame == "all" {
+		return c
+	}
 	want := map[string]bool{}
 	for _, n := range names {
 		want[relToRoot(root, n)] = true
@@ -68,12 +94,17 @@ func narrow(c *report.Check, root string, names []string) *report.Check {
 	out := *c
 	out.Diagnostics = nil
 	for _, d := range c.Diagnostics {
-		if want[d.Span.Start.File] {
+		keep := want[d.Span.Start.File]
+		for _, r := range d.Related {
+			keep = keep || want[r.Span.Start.File]
+		}
+		if keep {
 			out.Diagnostics = append(out.Diagnostics, d)
 		}
 	}
+	touched := dependsOn(c.Graph, want)
 	out.Only = func(r report.Requirement) bool {
-		if want[r.Node.Pos().File] {
+		if touched[r.Node] {
 			return true
 		}
 		for _, reason := range r.Verdict.Blocking() {
@@ -84,6 +115,51 @@ func narrow(c *report.Check, root string, names []string) *report.Check {
 		return false
 	}
 	return &out
+}
+
+// dependsOn returns the nodes whose standing depends on something written
+// in the files. A node defined in them depends on them (its links are
+// written in its own block), and so does what a verdict computes from it:
+// a waiver bears on the outcomes it excuses, an outcome on the tests it
+// confirms, a test on the requirements it verifies, an implementation on
+// the requirements it implements, and a requirement on the requirements it
+// refines.
+func dependsOn(g *graph.Graph, files map[string]bool) map[*graph.Node]bool {
+	seen := map[*graph.Node]bool{}
+	var work []*graph.Node
+	mark := func(n *graph.Node) {
+		if !seen[n] {
+			seen[n] = true
+			work = append(work, n)
+		}
+	}
+	for n := range g.Nodes() {
+		if files[n.Pos().File] {
+			mark(n)
+		}
+	}
+	follow := func(n *graph.Node, t graph.EdgeType) {
+		for e := range g.Out(n, t) {
+			mark(g.To(e))
+		}
+	}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		switch n.Kind() {
+		case parser.Waiver:
+			follow(n, graph.Excuses)
+		case parser.Outcome:
+			follow(n, graph.Confirms)
+		case parser.Test:
+			follow(n, graph.Verifies)
+		case parser.Implementation:
+			follow(n, graph.Implements)
+		case parser.Requirement:
+			follow(n, graph.Refines)
+		}
+	}
+	return seen
 }
 
 // relToRoot turns a path given on the command line (relative to the
@@ -116,10 +192,11 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	if o.format != "text" && o.format != "json" {
 		return 0, usagef("seg explain: unknown --format %q (want one of: json, text)", o.format)
 	}
-	c, _, err := pipeline(root, o)
+	r, err := pipeline(root, o)
 	if err != nil {
 		return 0, err
 	}
+	c := r.check
 	targets, err := c.ExplainTargets(id)
 	if err != nil {
 		return 0, fmt.Errorf("seg explain: %v", err)
@@ -157,9 +234,10 @@ func runGraph(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usagef("seg graph: too many arguments (usage: seg graph [ROOT])")
 	}
 	root, _ := rootArg(o.args)
-	c, _, err := pipeline(root, o)
+	r, err := pipeline(root, o)
 	if err != nil {
 		return 0, err
 	}
+	c := r.check
 	return emit(o, stdout, func(w io.Writer, _ bool) error { return write(w, c) }, exitFor(c))
 }

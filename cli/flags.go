@@ -22,6 +22,7 @@ type options struct {
 	noCache       bool
 	only          stringList
 	onlyFiles     bool
+	blame         string
 	minCoverage   float64
 	linkTemplate  string
 
@@ -57,6 +58,13 @@ func parseFlags(cmd string, args []string, defFormat string, stderr io.Writer) (
 	fs.BoolVar(&o.noCache, "no-cache", false, "do not read or write the parse cache")
 	if cmd == "check" {
 		fs.Var(&o.only, "only", "show only diagnostics in `FILE` (repeatable); verdicts still come from the whole tree")
+		fs.Func("blame", "with FILEs or --only: `touched` (default) fails only for findings in or depending on them; all fails for any finding", func(v string) error {
+			if v != "touched" && v != "all" {
+				return fmt.Errorf("want touched or all, not %q", v)
+			}
+			o.blame = v
+			return nil
+		})
 	}
 	if cmd == "matrix" {
 		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
