@@ -72,7 +72,8 @@ func build(src []*parser.Node) (*Graph, parser.Diagnostics) {
 			continue
 		}
 		g.byID[n.ID] = int32(len(g.nodes))
-		g.nodes = append(g.nodes, newNode(len(g.nodes), n))
+		g.nodes = g.nodes[:len(g.nodes)+1]
+		initNode(&g.nodes[len(g.nodes)-1], len(g.nodes)-1, n)
 		pn = append(pn, n)
 	}
 
@@ -171,15 +172,15 @@ func idSpan(n *parser.Node) parser.Span {
 	return parser.Span{Start: n.Pos}
 }
 
-func newNode(index int, n *parser.Node) Node {
-	g := Node{
-		index:     index,
-		id:        n.ID,
-		kind:      n.Kind,
-		directive: n.Directive,
-		title:     n.Title,
-		pos:       n.Pos,
-	}
+// initNode fills g in place: the graph's node slice is allocated once, and
+// building each node where it lives saves a copy of a large struct.
+func initNode(g *Node, index int, n *parser.Node) {
+	g.index = index
+	g.id = n.ID
+	g.kind = n.Kind
+	g.directive = n.Directive
+	g.title = n.Title
+	g.pos = n.Pos
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts
@@ -207,7 +208,6 @@ func newNode(index int, n *parser.Node) Node {
 		}
 	}
 	g.result = ParseResult(strings.TrimSpace(g.resultRaw))
-	return g
 }
 
 // listedBefore reports whether links[j] names a target an earlier entry
