@@ -22,6 +22,11 @@ type Config struct {
 	// Exclude holds glob patterns (path.Match syntax plus "**" for any
 	// number of folders) of files and folders the walker skips.
 	Exclude []string
+	// Needs, when set, is the sphinx-needs project the tree belongs to
+	// (parser/needs.go): its need types are in Directives, and a node
+	// whose directive is one of them takes sphinx-needs' options and link
+	// syntax instead of its kind's.
+	Needs *Needs
 }
 
 // DefaultLiteral lists directives whose content docutils or Sphinx does not
@@ -30,6 +35,11 @@ var DefaultLiteral = []string{
 	"code-block", "code", "sourcecode", "literalinclude", "parsed-literal",
 	"math", "raw", "csv-table", "graphviz", "digraph", "graph", "plantuml",
 	"uml", "mermaid", "highlight", "testcode", "testoutput", "doctest",
+	// sphinx-needs' filter and diagram directives: their content is a
+	// query or a template, not RST.
+	"needtable", "needlist", "needflow", "needpie", "needbar", "needgantt",
+	"needsequence", "needextract", "needfilter", "needuml", "needarch",
+	"list2need",
 }
 
 // DefaultConfig returns the configuration used when the tree has no

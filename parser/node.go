@@ -9,6 +9,10 @@ const (
 	Implementation
 	Outcome
 	Waiver
+	// Need is a sphinx-needs need whose type seg.toml maps onto none of
+	// the kinds above (parser/needs.go): it is read, resolved and shown,
+	// and no rule applies to it.
+	Need
 )
 
 var kindNames = [...]string{
@@ -17,6 +21,7 @@ var kindNames = [...]string{
 	Implementation: "implementation",
 	Outcome:        "outcome",
 	Waiver:         "waiver",
+	Need:           "need",
 }
 
 func (k Kind) String() string {
@@ -69,6 +74,11 @@ type Link struct {
 	StateText string
 	// Span covers the ID (and its state, when written).
 	Span Span
+	// Part and Condition are set on the entries of a sphinx-needs link
+	// option only (parser/needs.go): "ID.part[condition]" has ID "ID",
+	// Part "part" and Condition "condition". Neither is evaluated.
+	Part      string `json:",omitempty"`
+	Condition string `json:",omitempty"`
 }
 
 // Option is one field of a directive's option list. Value joins

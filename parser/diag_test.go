@@ -1,0 +1,122 @@
+package parser
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// expectation is one ".. ERROR code" comment of a test file.
+type expectation struct {
+	line, col int // col 0: any
+	code      string
+	msg       *regexp.Regexp
+	src       int // the comment's own line
+}
+
+var errorComment = regexp.MustCompile("^\\s*\\.\\. ERROR ([a-z-]+)((?: (?:col|up)=\\d+)*)(?: `(.*)`)?\\s*$")
+
+// expectations reads the ".. ERROR" comments of src, go/scanner style: each
+// names a diagnostic on the closest line above it that is neither blank nor
+// such a comment ("up=N" moves N lines higher, "col=N" pins the column, a
+// back-quoted regular expression checks the message).
+func expectations(t *testing.T, src string) []expectation {
+	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	var out []expectation
+	for i, ln := range lines {
+		m := errorComment.FindStringSubmatch(ln)
+		if m == nil {
+			if strings.Contains(ln, ".. ERROR") {
+				t.Fatalf("line %d: malformed ERROR comment %q", i+1, ln)
+			}
+			continue
+		}
+		target := i - 1
+		for target >= 0 && (strings.TrimSpace(lines[target]) == "" || errorComment.MatchString(lines[target])) {
+			target--
+		}
+		e := expectation{code: m[1], src: i + 1}
+		for _, kv := range strings.Fields(m[2]) {
+			k, v, _ := strings.Cut(kv, "=")
+			n, _ := strconv.Atoi(v)
+			switch k {
+			case "col":
+				e.col = n
+			case "up":
+				target -= n
+			}
+		}
+		if m[3] != "" {
+			e.msg = regexp.MustCompile(m[3])
+		}
+		e.line = target + 1
+		out = append(out, e)
+	}
+	return out
+}
+
+// TestInlineDiagnostics checks every testdata/diag file against the
+// diagnostics written inside it, reporting both the missing and the
+// unexpected ones.
+func TestInlineDiagnostics(t *testing.T) {
+	files, _ := filepath.Glob("testdata/diag/*.rst")
+	if len(files) == 0 {
+		t.Fatal("no testdata/diag files")
+	}
+	for _, fn := range files {
+		t.Run(filepath.Base(fn), func(t *testing.T) {
+			src, err := os.ReadFile(fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := ParseFile(filepath.Base(fn), src, DefaultConfig())
+			want := expectations(t, string(src))
+			used := make([]bool, len(f.Diagnostics))
+			for _, e := range want {
+				found := false
+				for i, d := range f.Diagnostics {
+					if used[i] || d.Code != e.code || d.Span.Start.Line != e.line {
+						continue
+					}
+					if e.col != 0 && d.Span.Start.Col != e.col {
+						continue
+					}
+					if e.msg != nil && !e.msg.MatchString(d.Message) {
+						continue
+					}
+					used[i], found = true, true
+					break
+				}
+				if !found {
+					t.Errorf("%s:%d: missing %s (col %d, message %v), from the comment on line %d; got on that line: %s",
+						fn, e.line, e.code, e.col, e.msg, e.src, onLine(f.Diagnostics, e.line))
+				}
+			}
+			for i, d := range f.Diagnostics {
+				if !used[i] {
+					t.Errorf("%s: unexpected %s %s", d.Span.Start, d.Code, d.Message)
+				}
+				if d.Severity != Error || d.Code == "" || d.Message == "" {
+					t.Errorf("%s: diagnostic without severity, code or message: %+v", d.Span.Start, d)
+				}
+			}
+		})
+	}
+}
+
+func onLine(ds Diagnostics, line int) string {
+	var out []string
+	for _, d := range ds {
+		if d.Span.Start.Line == line {
+			out = append(out, fmt.Sprintf("%s %s %q", d.Span.Start, d.Code, d.Message))
+		}
+	}
+	if out == nil {
+		return "nothing"
+	}
+	return strings.Join(out, "; ")
+}

@@ -1,0 +1,50 @@
+package parser
+
+import (
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The grammar over the line lexer's tokens. It is LL(1) and total: every
+// token sequence the lexer can produce parses, so a participle error is
+// always a bug in seg, never a problem in the user's file. Everything that
+// holds no node is one Skip token, tried first as the cheap alternative.
+//
+//	File = (Skip | Node)* .
+//	Node = Directive Options? (Body (Skip | Node)* End)? .
+
+type astFile struct {
+	Nodes []*astNode `parser:"( Skip | @@ )*"`
+}
+
+type astNode struct {
+	// Pos is the Directive token's: participle fills it without a
+	// capture. The node's title, options and body stay with the lexer
+	// (scanner.nodes), so that participle, whose cost is per capture and
+	// per token, only builds the nesting.
+	Pos   lexer.Position
+	Nodes []*astNode `parser:"Directive Options? ( Body ( Skip | @@ )* End )?"`
+}
+
+var (
+	grammarOnce sync.Once
+	grammar     *participle.Parser[astFile]
+	grammarErr  error
+)
+
+// theParser builds the parser once; participle parsers are safe to share
+// between goroutines, and building one is costly.
+func theParser() (*participle.Parser[astFile], error) {
+	grammarOnce.Do(func() {
+		// A single huge file may hold more nodes than participle's default
+		// limit on repetitions.
+		participle.MaxIterations = 1 << 30
+		grammar, grammarErr = participle.Build[astFile](
+			participle.Lexer(lineDef{}),
+			participle.UseLookahead(1),
+		)
+	})
+	return grammar, grammarErr
+}

@@ -1,0 +1,611 @@
+package parser
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Diagnostic codes the parser adds to semantics.md's table.
+const (
+	// codeInternal marks a bug in seg (a participle error or a panic): the
+	// grammar accepts every token stream, so this never blames the file.
+	codeInternal = "internal-error"
+	// codeUnreadable is a file (or folder) of the tree that cannot be read.
+	codeUnreadable = "unreadable-file"
+	// codeLineTooLong is a file with a line over docutils' line length
+	// limit, which docutils refuses to parse.
+	codeLineTooLong = "line-too-long"
+)
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// ParseFile finds the seg nodes of one RST file. path is the file's path
+// relative to the root, with forward slashes; it is stored in every Pos.
+// ParseFile never panics and never returns nil: whatever goes wrong
+// becomes a diagnostic, and the nodes found so far are kept.
+func ParseFile(path string, src []byte, cfg *Config) (f *File) {
+	f = &File{Path: path}
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f.Diagnostics = append(f.Diagnostics, Diagnostic{
+				Severity: Error, Code: codeInternal,
+				Message: fmt.Sprintf("internal error in seg's parser: %v", r),
+				Detail:  "This is a bug in seg, not a problem in the file; please report it with the file.",
+				Span:    Span{Start: Pos{File: path}},
+			})
+		}
+		f.Diagnostics.Sort()
+	}()
+	// Columns on the first line count from after the BOM: it is not text.
+	src = bytes.TrimPrefix(src, bom)
+	if !utf8.Valid(src) {
+		f.Diagnostics = append(f.Diagnostics, badEncoding(path, src))
+		return f
+	}
+	s := newScanner(path, src, cfg)
+	if li, n := s.tooLong(); li >= 0 {
+		// docutils (and so Sphinx) parses nothing of such a file; reading
+		// nodes docutils never sees would make seg disagree with it.
+		ln := s.lines[li]
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{
+			Severity: Error, Code: codeLineTooLong,
+			Message: fmt.Sprintf("line has %d characters, over docutils' limit of %d", n, lineLimit),
+			Detail:  "docutils and Sphinx do not parse a file with such a line, so seg reads no node from it.",
+			Span:    Span{Start: Pos{File: path, Line: li + 1, Col: 1}, End: Pos{File: path, Line: li + 1, Col: int(ln.end-ln.start) + 1}},
+		})
+		return f
+	}
+	s.run()
+	b := &builder{s: s, cfg: cfg, f: f}
+	for _, d := range s.diags {
+		x := b.diag(d.code, b.span(d.start, d.end), "%s", d.msg)
+		if d.related != nil {
+			x.Related = []Related{{Span: b.span(d.related[0], d.related[1]), Message: "first given here"}}
+			x.Detail = "docutils and Sphinx reject a directive with a repeated option, so seg reads no node from it."
+		}
+	}
+	p, err := theParser()
+	var ast *astFile
+	if err == nil {
+		var pl *lexer.PeekingLexer
+		pl, err = lexer.Upgrade(s)
+		if err == nil {
+			ast, err = p.ParseFromLexer(pl)
+		}
+	}
+	if err != nil {
+		sp := Span{Start: Pos{File: path}}
+		var pe participle.Error
+		if errors.As(err, &pe) && pe.Position().Line > 0 {
+			sp = b.span(pe.Position().Offset, -1)
+		}
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{
+			Severity: Error, Code: codeInternal, Span: sp,
+			Message: "internal error in seg's parser: " + err.Error(),
+			Detail:  "This is a bug in seg, not a problem in the file; please report it with the file.",
+		})
+	}
+	if ast != nil {
+		n := 0
+		for _, t := range s.toks {
+			if t.Type == tDirective {
+				n++
+			}
+		}
+		f.Nodes = make([]Node, 0, n)
+		b.opts = make([]Option, len(s.opts))
+		b.nodes(ast.Nodes, -1)
+	}
+	return f
+}
+
+// badEncoding points at the first byte that is not UTF-8.
+func badEncoding(path string, src []byte) Diagnostic {
+	off := 0
+	for off < len(src) {
+		r, w := utf8.DecodeRune(src[off:])
+		if r == utf8.RuneError && w <= 1 {
+			break
+		}
+		off += w
+	}
+	// Lines are cut as everywhere else, so the line agrees with docutils'
+	// count even in a file it refuses.
+	sc := newScanner(path, src, nil)
+	li := sc.lineOf(off)
+	line, start := li+1, int(sc.lines[li].start)
+	p := Pos{File: path, Line: line, Col: off - start + 1}
+	return Diagnostic{
+		Severity: Error, Code: "invalid-encoding",
+		Message: fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x)", src[off]),
+		Detail:  "seg reads UTF-8 only; no node of this file is read until it is re-encoded.",
+		Span:    Span{Start: p, End: Pos{File: path, Line: line, Col: p.Col + 1}},
+	}
+}
+
+// builder turns the parse tree into seg's nodes and diagnoses them.
+type builder struct {
+	s      *scanner
+	cfg    *Config
+	f      *File
+	segs   [][2]int          // scratch
+	names  map[string]string // interned names
+	k      int               // the next of the lexer's nodes
+	infos  []optInfo         // scratch
+	opts   []Option          // every option of the file, one allocation
+	lchunk []Link            // see linkBuf
+	need   *NeedType         // the node being built is a need of this type (needs.go)
+}
+
+// validID checks an ID against the configured pattern; the default one is
+// checked by hand, as a regular expression costs more than the rest of a
+// node's checks.
+func (b *builder) validID(id string) bool {
+	re := b.idPattern()
+	if re == nil {
+		return true
+	}
+	if re.String() != DefaultIDPattern {
+		return re.MatchString(id)
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !isAlnum(c) && (i == 0 || c != '_' && c != '.' && c != '-') {
+			return false
+		}
+	}
+	return id != ""
+}
+
+// intern returns b as a string, allocating each distinct name once.
+func (b *builder) intern(x []byte) string {
+	if s, ok := b.names[string(x)]; ok {
+		return s
+	}
+	s := string(x)
+	if b.names == nil {
+		b.names = map[string]string{}
+	}
+	b.names[s] = s
+	return s
+}
+
+// pos converts an offset of the source (table cells included: their lines
+// point into the physical lines) to seg's position.
+func (b *builder) pos(off int) Pos {
+	li := b.s.lineOf(off)
+	return Pos{File: b.f.Path, Line: li + 1, Col: off - int(b.s.lines[li].start) + 1}
+}
+
+// span covers src[start:end]; end < 0 means only the start is known.
+func (b *builder) span(start, end int) Span {
+	sp := Span{Start: b.pos(start)}
+	if end >= 0 {
+		sp.End = b.pos(end)
+	}
+	return sp
+}
+
+func (b *builder) diag(code string, sp Span, format string, args ...any) *Diagnostic {
+	b.f.Diagnostics = append(b.f.Diagnostics, Diagnostic{
+		Severity: Error, Code: code, Span: sp, Message: fmt.Sprintf(format, args...),
+	})
+	return &b.f.Diagnostics[len(b.f.Diagnostics)-1]
+}
+
+func (b *builder) nodes(ns []*astNode, parent int) {
+	for _, a := range ns {
+		b.node(a, parent)
+	}
+}
+
+// optInfo keeps, per option, where its name and value are, for
+// diagnostics.
+type optInfo struct {
+	name             Span
+	valStart, valEnd int
+}
+
+// node converts one parsed node, then its nested nodes, so that File.Nodes
+// is in document order and a parent always comes before its children.
+func (b *builder) node(a *astNode, parent int) {
+	src := b.s.src
+	off := a.Pos.Offset
+	if b.k >= len(b.s.nodes) {
+		panic("parse tree and lexer disagree on the number of nodes")
+	}
+	ni := b.s.nodes[b.k]
+	b.k++
+	fields := b.s.opts[ni.opt : ni.opt+ni.nopt]
+	t := src[off:b.s.lines[ni.head].end]
+	n, _ := prefixWS(t, "..")
+	if t[n] == '|' { // a substitution definition
+		n += substitutionEnd(t[n:])
+	}
+	ns, ne, _, _ := directiveName(t[n:])
+	nameSpan := b.span(off+n+ns, off+n+ne)
+	name := b.intern(b.s.lowerName(t[n+ns : n+ne]))
+	kind := b.cfg.Directives[name]
+	b.need = b.cfg.Needs.Type(name)
+
+	nd := Node{
+		Kind: kind, Directive: name, Title: ni.title, Body: ni.body,
+		Pos: b.pos(off), Parent: parent,
+		Options: b.opts[ni.opt : ni.opt : ni.opt+ni.nopt],
+	}
+	if cap(b.infos) < len(fields) {
+		b.infos = make([]optInfo, len(fields))
+	}
+	infos := b.infos[:len(fields)]
+	for i, f := range fields {
+		nd.Options = append(nd.Options, b.option(f, kind, &infos[i]))
+	}
+	idx := len(b.f.Nodes)
+	b.f.Nodes = append(b.f.Nodes, nd)
+	b.check(&b.f.Nodes[idx], nameSpan, infos)
+	b.nodes(a.Nodes, idx)
+}
+
+// option reads one field: its name, its value (continuation lines joined
+// with single spaces) and, for a link option, its entries.
+func (b *builder) option(f field, kind Kind, info *optInfo) Option {
+	src := b.s.src
+	off := f.start
+	li := f.lo
+	lines := b.s.lines
+	nameEnd, vs, _ := fieldMarker(src[off:lines[li].end])
+	name := b.intern(b.s.lowerName(unescape(src[off+1 : off+nameEnd])))
+	info.name = b.span(off+1, off+nameEnd)
+
+	// The value is the rest of the marker line and the continuation lines:
+	// a run of source segments, which a table cell keeps apart.
+	nl := f.hi - f.lo
+	segs := b.segs[:0]
+	segs = append(segs, [2]int{off + vs, int(lines[li].end)})
+	for k := 1; k < nl; k++ {
+		ln := lines[li+k]
+		segs = append(segs, [2]int{int(ln.cs), int(ln.end)})
+	}
+	o := Option{Name: name, Pos: b.pos(off)}
+	info.valStart, info.valEnd = -1, -1
+	b.segs = segs
+	var parts []string
+	single := ""
+	for _, sg := range segs {
+		a, z := sg[0], sg[1]
+		for a < z && isWS(src[a]) {
+			a++
+		}
+		if a == z {
+			continue
+		}
+		if info.valStart < 0 {
+			info.valStart = a
+		}
+		info.valEnd = z
+		if len(segs) == 1 {
+			single = b.s.str[a:z]
+		} else {
+			parts = append(parts, string(src[a:z]))
+		}
+	}
+	if info.valStart >= 0 {
+		o.ValuePos = b.pos(info.valStart)
+	} else {
+		o.ValuePos = b.pos(off + nameEnd + 1)
+		info.valStart, info.valEnd = off+nameEnd+1, off+nameEnd+1
+	}
+	o.Value = single
+	if len(parts) > 0 {
+		o.Value = strings.Join(parts, " ")
+	}
+	if b.need != nil {
+		if lt := b.cfg.Needs.Link(name); lt != nil {
+			o.Links = b.needLinks(name, lt, segs)
+		}
+	} else if OptionsOf(kind)[name] {
+		o.Links = b.links(name, segs)
+	}
+	return o
+}
+
+func isSpace(c byte) bool { return isWS(c) || c == '\n' || c == '\r' }
+
+// collapse turns every run of white space (line ends included) into one
+// space, for an entry that spans lines.
+func collapse(v []byte) string {
+	if bytes.IndexFunc(v, func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
+		return string(v)
+	}
+	return strings.Join(strings.Fields(string(v)), " ")
+}
+
+func isSep(c byte) bool { return c == ',' || c == ';' || c == '|' }
+
+// links splits a link option's value into entries, with the exact span of
+// each in the source. segs are the value's source segments, one per line.
+func (b *builder) links(name string, segs [][2]int) []Link {
+	src := b.s.src
+	// Flatten the segments, a line end between them, keeping each byte's
+	// source offset.
+	var val []byte
+	var offs []int
+	if len(segs) == 1 {
+		val = src[segs[0][0]:segs[0][1]]
+	} else {
+		for k, sg := range segs {
+			if k > 0 {
+				val = append(val, '\n')
+				offs = append(offs, segs[k-1][1])
+			}
+			for o := sg[0]; o < sg[1]; o++ {
+				val = append(val, src[o])
+				offs = append(offs, o)
+			}
+		}
+		offs = append(offs, segs[len(segs)-1][1])
+	}
+	at := func(i int) int {
+		if offs == nil {
+			return segs[0][0] + i
+		}
+		return offs[i]
+	}
+	out := b.linkBuf(1 + bytes.Count(val, []byte{','}) + bytes.Count(val, []byte{';'}) + bytes.Count(val, []byte{'|'}))
+	// text is val[x:y] as a string: a substring of the source when it
+	// is one, so that most IDs cost no allocation.
+	text := func(x, y int) string {
+		if offs == nil && bytes.IndexFunc(val[x:y], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
+			return b.s.str[at(x) : at(x)+y-x]
+		}
+		return collapse(val[x:y])
+	}
+	for i := 0; i <= len(val); {
+		j := i
+		for j < len(val) && !isSep(val[j]) {
+			j++
+		}
+		a, z := i, j
+		for a < z && isSpace(val[a]) {
+			a++
+		}
+		for z > a && isSpace(val[z-1]) {
+			z--
+		}
+		i = j + 1
+		if a == z {
+			continue
+		}
+		l := Link{Span: b.span(at(a), at(z-1)+1)}
+		idEnd := z
+		if val[z-1] == ')' {
+			if q := bytes.LastIndexByte(val[a:z], '('); q > 0 {
+				ie := a + q
+				for ie > a && isSpace(val[ie-1]) {
+					ie--
+				}
+				if ie > a {
+					idEnd = ie
+					sa, sz := a+q+1, z-1
+					for sa < sz && isSpace(val[sa]) {
+						sa++
+					}
+					for sz > sa && isSpace(val[sz-1]) {
+						sz--
+					}
+					l.StateText = text(sa, sz)
+					b.state(&l, name, at(a+q), at(z-1)+1)
+				}
+			}
+		}
+		l.ID = text(a, idEnd)
+		out = append(out, l)
+	}
+	b.lchunk = b.lchunk[:len(b.lchunk)+len(out)]
+	return out
+}
+
+// linkBuf returns an empty slice with room for n links, carved from a
+// shared chunk: one allocation for many link options.
+func (b *builder) linkBuf(n int) []Link {
+	if cap(b.lchunk)-len(b.lchunk) < n {
+		b.lchunk = make([]Link, 0, max(128, n))
+	}
+	l := len(b.lchunk)
+	return b.lchunk[l : l : l+n]
+}
+
+// state checks the "(state)" of an entry at src[ps:pe].
+func (b *builder) state(l *Link, option string, ps, pe int) {
+	sp := b.span(ps, pe)
+	if !StatefulLinks[option] {
+		b.diag("state-not-allowed", sp, "state %q not allowed on \":%s:\"", l.StateText, option).Detail =
+			"Only :verifies: and :implements: entries carry a state; the state is ignored."
+		return
+	}
+	switch strings.ToLower(l.StateText) {
+	case "active":
+		l.State = Active
+	case "suspect":
+		l.State = Suspect
+	case "retired":
+		l.State = Retired
+	default:
+		l.State = InvalidState
+		d := b.diag("invalid-state", sp, "invalid link state %q", l.StateText)
+		d.Detail = "A state is one of active, suspect or retired; this entry counts as not active."
+		if s := closest(strings.ToLower(l.StateText), []string{"active", "suspect", "retired"}); s != "" {
+			d.Message += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+	}
+}
+
+var results = []string{"passed", "failed", "skipped", "error"}
+
+// check diagnoses a node: its ID, its options, and what its kind requires.
+func (b *builder) check(nd *Node, nameSpan Span, infos []optInfo) {
+	allowed := OptionsOf(nd.Kind)
+	if b.need != nil {
+		allowed = b.cfg.Needs.options
+	}
+	first := func(name string) (int, bool) {
+		for i := range nd.Options {
+			if nd.Options[i].Name == name {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	for i, o := range nd.Options {
+		info := infos[i]
+		if o.Name == "id" || b.cfg.ExtraOptions[o.Name] {
+			continue
+		}
+		if _, ok := allowed[o.Name]; ok {
+			continue
+		}
+		cands := []string{"id"}
+		for k := range allowed {
+			cands = append(cands, k)
+		}
+		for k := range b.cfg.ExtraOptions {
+			cands = append(cands, k)
+		}
+		d := b.diag("unknown-option", info.name, "unknown option \":%s:\"", o.Name)
+		if s := closest(o.Name, cands); s != "" {
+			d.Message += fmt.Sprintf(" (did you mean \":%s:\"?)", s)
+		}
+		d.Detail = fmt.Sprintf("A %s takes %s.", nd.Kind, optionList2(cands))
+	}
+
+	if i, ok := first("id"); ok {
+		nd.ID = nd.Options[i].Value
+		info := infos[i]
+		switch {
+		case nd.ID == "" && b.idOptional():
+		case nd.ID == "":
+			b.diag("missing-id", info.name, "empty \":id:\" on %s %q", nd.Directive, nd.Title)
+		case !b.validID(nd.ID):
+			b.diag("invalid-id", b.span(info.valStart, info.valEnd), "invalid id %q (must match %s)",
+				nd.ID, b.idPattern())
+		}
+	} else if !b.idOptional() {
+		b.diag("missing-id", nameSpan, "%s has no \":id:\"", nd.Directive)
+	}
+
+	need := func(opt string) {
+		if o := nd.Option(opt); o == nil || strings.TrimSpace(o.Value) == "" {
+			b.diag("missing-option", nameSpan, "%s has no \":%s:\"", nd.Kind, opt)
+		}
+	}
+	switch nd.Kind {
+	case Outcome:
+		need("confirms")
+		need("result")
+		if i, ok := first("result"); ok && nd.Options[i].Value != "" {
+			v := nd.Options[i].Value
+			if !contains(results, v) {
+				d := b.diag("invalid-result", b.span(infos[i].valStart, infos[i].valEnd), "invalid result %q", v)
+				if s := closest(strings.ToLower(v), results); s != "" {
+					d.Message += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				d.Detail = "A result is one of passed, failed, skipped or error, in lower case."
+			}
+		}
+	case Waiver:
+		need("excuses")
+		if i, ok := first("expires"); ok {
+			v := nd.Options[i].Value
+			if !validDate(v) {
+				sp := b.span(infos[i].valStart, infos[i].valEnd)
+				if v == "" {
+					sp = infos[i].name
+				}
+				b.diag("invalid-date", sp, "invalid date %q (want YYYY-MM-DD)", v).Detail =
+					"A waiver whose expiry date cannot be read excuses nothing."
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func optionList2(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = ":" + n + ":"
+	}
+	sort.Strings(out[1:])
+	return strings.Join(out, ", ")
+}
+
+// validDate accepts exactly YYYY-MM-DD naming a real day.
+func validDate(v string) bool {
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	_, err := time.Parse("2006-01-02", v)
+	return err == nil
+}
+
+// closest is the candidate nearest to s, when near enough to be a typo.
+func closest(s string, cands []string) string {
+	best, bestD := "", 1<<30
+	for _, c := range cands {
+		d := editDistance(s, c)
+		if d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	if bestD == 0 || bestD == 1 || bestD == 2 && len(s) >= 5 {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the optimal-string-alignment distance (Levenshtein with
+// transpositions), in bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 1 << 20
+	}
+	var d [66][66]int
+	for i := 0; i <= len(a); i++ {
+		d[i][0] = i
+	}
+	for j := 0; j <= len(b); j++ {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, d[i-2][j-2]+1)
+			}
+			d[i][j] = v
+		}
+	}
+	return d[len(a)][len(b)]
+}

@@ -1,0 +1,182 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// skippedDirs are folders that hold build output or other people's files,
+// never a project's own documentation.
+var skippedDirs = map[string]bool{"_build": true, "node_modules": true, "vendor": true}
+
+// ParseTree parses every *.rst file under root (see format.md, "Which
+// files"), on GOMAXPROCS workers, and returns the files sorted by path so
+// the result does not depend on the order the file system lists them in.
+// The error is only for a root that cannot be read; a file or folder that
+// cannot be read becomes an unreadable-file diagnostic and the rest of the
+// tree is still read.
+func ParseTree(root string, cfg *Config) ([]*File, error) {
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s: not a folder", root)
+	}
+	var (
+		paths []string // slash paths relative to root
+		early []*File  // folders that could not be listed
+	)
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		rel, rerr := filepath.Rel(root, p)
+		if rerr != nil {
+			return rerr
+		}
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if rel == "." {
+				return err
+			}
+			early = append(early, unreadable(rel, err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if rel == "." {
+			return nil
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".") || d.IsDir() && skippedDirs[name] || excluded(cfg.Exclude, rel) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".rst") {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// A link to a file is read; a link to a folder is not followed.
+			if t, err := os.Stat(p); err == nil && t.IsDir() {
+				return nil
+			}
+		}
+		paths = append(paths, rel)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+
+	files := make([]*File, len(paths))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(paths) {
+		workers = len(paths)
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				files[i] = parseOne(root, paths[i], cfg)
+			}
+		}()
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+
+	files = append(files, early...)
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+func parseOne(root, rel string, cfg *Config) *File {
+	full := filepath.Join(root, filepath.FromSlash(rel))
+	st, err := os.Stat(full)
+	if err == nil && !st.Mode().IsRegular() {
+		// Reading a FIFO or a device could block the whole run.
+		err = errors.New("not a regular file")
+	}
+	var src []byte
+	if err == nil {
+		src, err = os.ReadFile(full)
+	}
+	if err != nil {
+		return unreadable(rel, err)
+	}
+	return ParseFile(rel, src, cfg)
+}
+
+// unreadable is the File of a path that cannot be read (code
+// unreadable-file): it has no nodes and one error.
+func unreadable(rel string, err error) *File {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	return &File{Path: rel, Diagnostics: Diagnostics{{
+		Severity: Error, Code: codeUnreadable,
+		Message: "cannot read " + rel + ": " + msg,
+		Span:    Span{Start: Pos{File: rel}},
+	}}}
+}
+
+// excluded reports whether any exclude glob names rel (or, through the
+// walk, one of its folders).
+func excluded(globs []string, rel string) bool {
+	for _, g := range globs {
+		g = strings.Trim(strings.TrimPrefix(g, "./"), "/")
+		if matchGlob(strings.Split(g, "/"), strings.Split(rel, "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchGlob matches path segments against pattern segments: each is
+// path.Match, and "**" stands for any number of folders (none included).
+func matchGlob(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for len(pat) > 0 && pat[0] == "**" {
+				pat = pat[1:]
+			}
+			if len(pat) == 0 {
+				return true
+			}
+			for i := 0; i <= len(segs); i++ {
+				if matchGlob(pat, segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, err := path.Match(pat[0], segs[0]); err != nil || !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
