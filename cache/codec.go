@@ -1,0 +1,392 @@
+package cache
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"unsafe"
+
+	"github.com/seg-trace/seg/parser"
+)
+
+// The payload of an entry is a compact binary encoding of one
+// *parser.File. Every integer is a varint; every string is a uvarint length
+// and its bytes; every slice is a uvarint count plus one, 0 meaning nil (so
+// nil and empty slices survive the trip: go-cmp tells them apart and so
+// might a caller). A Pos does not repeat its File when it equals the File's
+// Path, which is nearly always.
+//
+//	payload  = uvarint(options) uvarint(links) uvarint(related)  totals, for slab allocation
+//	           string(Path) slice(node) slice(diag)
+//	node     = byte(Kind) string(Directive) string(ID) string(Title) pos(Pos)
+//	           slice(option) string(Body) varint(Parent)
+//	option   = string(Name) string(Value) pos(Pos) pos(ValuePos) slice(link)
+//	link     = string(ID) byte(State) string(StateText) span string(Part) string(Condition)
+//	diag     = byte(Severity) string(Code) string(Message) string(Detail) span
+//	           slice(related)
+//	related  = span string(Message)
+//	span     = pos(Start) pos(End)
+//	pos      = uvarint(zigzag(Line)<<2 | tag) varint(Col) [string(File) when tag = 2]
+//	           tag 0: File is the File's Path; 1: File is ""; 2: File follows
+//
+// Decoding allocates one slab each for nodes, options, links, diagnostics
+// and related places, and no string at all: strings are views of the
+// entry's bytes, which are never written to after they were read.
+
+// posFile tags.
+const (
+	fileSame  = 0
+	fileEmpty = 1
+	fileOther = 2
+)
+
+// maxLine bounds a line number the pos encoding can carry (two bits of the
+// varint hold the tag). No real file gets near it; a File that does is
+// simply not cached.
+const maxLine = math.MaxInt64 >> 3
+
+var errCorrupt = errors.New("cache: corrupt entry")
+
+type encoder struct {
+	b    []byte
+	path string
+	err  error
+}
+
+func (e *encoder) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *encoder) varint(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *encoder) byte(v uint8)     { e.b = append(e.b, v) }
+
+func (e *encoder) string(s string) {
+	e.uvarint(uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+
+// count writes a slice's length plus one, 0 for nil.
+func count[T any](e *encoder, s []T) {
+	if s == nil {
+		e.uvarint(0)
+		return
+	}
+	e.uvarint(uint64(len(s)) + 1)
+}
+
+func (e *encoder) pos(p parser.Pos) {
+	if p.Line > maxLine || p.Line < -maxLine {
+		e.err = errors.New("cache: line number out of range")
+		return
+	}
+	zz := uint64(p.Line)<<1 ^ uint64(p.Line>>63)
+	tag := uint64(fileOther)
+	switch p.File {
+	case e.path:
+		tag = fileSame
+	case "":
+		tag = fileEmpty
+	}
+	e.uvarint(zz<<2 | tag)
+	e.varint(int64(p.Col))
+	if tag == fileOther {
+		e.string(p.File)
+	}
+}
+
+func (e *encoder) span(s parser.Span) {
+	e.pos(s.Start)
+	e.pos(s.End)
+}
+
+// appendFile appends the encoding of f to dst.
+func appendFile(dst []byte, f *parser.File) ([]byte, error) {
+	e := &encoder{b: dst, path: f.Path}
+	var nOpt, nLink, nRel int
+	for i := range f.Nodes {
+		nOpt += len(f.Nodes[i].Options)
+		for j := range f.Nodes[i].Options {
+			nLink += len(f.Nodes[i].Options[j].Links)
+		}
+	}
+	for i := range f.Diagnostics {
+		nRel += len(f.Diagnostics[i].Related)
+	}
+	e.uvarint(uint64(nOpt))
+	e.uvarint(uint64(nLink))
+	e.uvarint(uint64(nRel))
+	e.string(f.Path)
+	count(e, f.Nodes)
+	for i := range f.Nodes {
+		n := &f.Nodes[i]
+		e.byte(uint8(n.Kind))
+		e.string(n.Directive)
+		e.string(n.ID)
+		e.string(n.Title)
+		e.pos(n.Pos)
+		count(e, n.Options)
+		for j := range n.Options {
+			o := &n.Options[j]
+			e.string(o.Name)
+			e.string(o.Value)
+			e.pos(o.Pos)
+			e.pos(o.ValuePos)
+			count(e, o.Links)
+			for k := range o.Links {
+				l := &o.Links[k]
+				e.string(l.ID)
+				e.byte(uint8(l.State))
+				e.string(l.StateText)
+				e.span(l.Span)
+				e.string(l.Part)
+				e.string(l.Condition)
+			}
+		}
+		e.string(n.Body)
+		e.varint(int64(n.Parent))
+	}
+	count(e, f.Diagnostics)
+	for i := range f.Diagnostics {
+		d := &f.Diagnostics[i]
+		e.byte(uint8(d.Severity))
+		e.string(d.Code)
+		e.string(d.Message)
+		e.string(d.Detail)
+		e.span(d.Span)
+		count(e, d.Related)
+		for j := range d.Related {
+			e.span(d.Related[j].Span)
+			e.string(d.Related[j].Message)
+		}
+	}
+	return e.b, e.err
+}
+
+type decoder struct {
+	s    string // the payload, as a string sharing its bytes
+	i    int
+	path string
+	bad  bool
+}
+
+func (d *decoder) uvarint() uint64 {
+	// Inline fast path for one- and two-byte varints, the common case.
+	if d.i < len(d.s) {
+		c := d.s[d.i]
+		if c < 0x80 {
+			d.i++
+			return uint64(c)
+		}
+		if d.i+1 < len(d.s) && d.s[d.i+1] < 0x80 {
+			d.i += 2
+			return uint64(c&0x7f) | uint64(d.s[d.i-1])<<7
+		}
+	}
+	var x uint64
+	var shift uint
+	for k := 0; k < binary.MaxVarintLen64; k++ {
+		if d.i >= len(d.s) {
+			break
+		}
+		c := d.s[d.i]
+		d.i++
+		if c < 0x80 {
+			if k == binary.MaxVarintLen64-1 && c > 1 {
+				break
+			}
+			return x | uint64(c)<<shift
+		}
+		x |= uint64(c&0x7f) << shift
+		shift += 7
+	}
+	d.bad = true
+	d.i = len(d.s)
+	return 0
+}
+
+func (d *decoder) varint() int64 {
+	u := d.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+// int decodes a varint that must fit an int.
+func (d *decoder) int() int {
+	v := d.varint()
+	if int64(int(v)) != v {
+		d.bad = true
+	}
+	return int(v)
+}
+
+func (d *decoder) byte() uint8 {
+	if d.i >= len(d.s) {
+		d.bad = true
+		return 0
+	}
+	c := d.s[d.i]
+	d.i++
+	return c
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.s)-d.i) {
+		d.bad = true
+		d.i = len(d.s)
+		return ""
+	}
+	s := d.s[d.i : d.i+int(n)]
+	d.i += int(n)
+	return s
+}
+
+// count reads a slice count; ok false means nil. A count larger than the
+// bytes left is corrupt (every element takes at least one byte), which
+// also keeps a corrupt count from allocating much.
+func (d *decoder) count() (n int, ok bool) {
+	v := d.uvarint()
+	if v == 0 {
+		return 0, false
+	}
+	v--
+	if v > uint64(len(d.s)-d.i) {
+		d.bad = true
+		d.i = len(d.s)
+		return 0, false
+	}
+	return int(v), true
+}
+
+func (d *decoder) pos() parser.Pos {
+	v := d.uvarint()
+	zz := v >> 2
+	p := parser.Pos{Line: int(int64(zz>>1) ^ -int64(zz&1)), Col: d.int()}
+	switch v & 3 {
+	case fileSame:
+		p.File = d.path
+	case fileEmpty:
+	case fileOther:
+		p.File = d.string()
+	default:
+		d.bad = true
+	}
+	return p
+}
+
+func (d *decoder) span() parser.Span {
+	return parser.Span{Start: d.pos(), End: d.pos()}
+}
+
+// slab hands out consecutive sub-slices of one allocation, each capped so
+// that an append by a caller reallocates instead of writing over the
+// next one.
+type slab[T any] struct {
+	s    []T
+	next int
+	bad  *bool
+}
+
+func (s *slab[T]) take(n int, ok bool) []T {
+	if !ok {
+		return nil
+	}
+	if n > len(s.s)-s.next {
+		*s.bad = true
+		return nil
+	}
+	out := s.s[s.next : s.next+n : s.next+n]
+	s.next += n
+	return out
+}
+
+// decodeFile decodes a payload written by appendFile. The returned File's
+// strings share b's memory: b must not be changed afterwards. Any
+// inconsistency, including bytes left over, is an error; it never panics.
+func decodeFile(b []byte) (*parser.File, error) {
+	if len(b) == 0 {
+		return nil, errCorrupt
+	}
+	d := &decoder{s: unsafe.String(&b[0], len(b))}
+	bad := &d.bad
+	total := func() int {
+		v := d.uvarint()
+		if v > uint64(len(b)) {
+			d.bad = true
+			return 0
+		}
+		return int(v)
+	}
+	opts := slab[parser.Option]{bad: bad}
+	links := slab[parser.Link]{bad: bad}
+	rels := slab[parser.Related]{bad: bad}
+	nOpt, nLink, nRel := total(), total(), total()
+	if d.bad {
+		return nil, errCorrupt
+	}
+	opts.s = make([]parser.Option, nOpt)
+	links.s = make([]parser.Link, nLink)
+	rels.s = make([]parser.Related, nRel)
+
+	f := &parser.File{Path: d.string()}
+	d.path = f.Path
+	if n, ok := d.count(); ok {
+		f.Nodes = make([]parser.Node, n)
+		for i := range f.Nodes {
+			if d.bad {
+				return nil, errCorrupt
+			}
+			nd := &f.Nodes[i]
+			nd.Kind = parser.Kind(d.byte())
+			nd.Directive = d.string()
+			nd.ID = d.string()
+			nd.Title = d.string()
+			nd.Pos = d.pos()
+			nd.Options = opts.take(d.count())
+			for j := range nd.Options {
+				if d.bad {
+					return nil, errCorrupt
+				}
+				o := &nd.Options[j]
+				o.Name = d.string()
+				o.Value = d.string()
+				o.Pos = d.pos()
+				o.ValuePos = d.pos()
+				o.Links = links.take(d.count())
+				for k := range o.Links {
+					if d.bad {
+						return nil, errCorrupt
+					}
+					l := &o.Links[k]
+					l.ID = d.string()
+					l.State = parser.State(d.byte())
+					l.StateText = d.string()
+					l.Span = d.span()
+					l.Part = d.string()
+					l.Condition = d.string()
+				}
+			}
+			nd.Body = d.string()
+			nd.Parent = d.int()
+		}
+	}
+	if n, ok := d.count(); ok && !d.bad {
+		f.Diagnostics = make(parser.Diagnostics, n)
+		for i := range f.Diagnostics {
+			if d.bad {
+				return nil, errCorrupt
+			}
+			dg := &f.Diagnostics[i]
+			dg.Severity = parser.Severity(d.byte())
+			dg.Code = d.string()
+			dg.Message = d.string()
+			dg.Detail = d.string()
+			dg.Span = d.span()
+			dg.Related = rels.take(d.count())
+			for j := range dg.Related {
+				dg.Related[j].Span = d.span()
+				dg.Related[j].Message = d.string()
+			}
+		}
+	}
+	if d.bad || d.i != len(d.s) || opts.next != nOpt || links.next != nLink || rels.next != nRel {
+		return nil, errCorrupt
+	}
+	return f, nil
+}
