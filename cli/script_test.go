@@ -24,6 +24,9 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "")
+			// testscript's HOME is /no-home; keep the parse cache in the
+			// script's own work folder, never in the tree it checks.
+			env.Setenv("SEG_CACHE_DIR", env.Getenv("WORK")+"/.seg-cache")
 			return nil
 		},
 	})

@@ -1,8 +1,12 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
+	"reflect"
+	"strings"
 
 	"github.com/seg-trace/seg/parser"
 )
@@ -104,9 +108,102 @@ func diagJSON(d parser.Diagnostic) jsonDiagnostic {
 	return jsonDiagnostic{d.Code, d.Severity.String(), d.Message, p.File, p.Line, p.Col}
 }
 
+// encode writes v as indented JSON. A document's top-level arrays (the
+// requirements, the nodes, the edges) are written one element at a time,
+// so a large report never sits in memory twice; the bytes are the same as
+// a json.Encoder with two-space indentation and no HTML escaping writes.
 func encode(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var buf bytes.Buffer
+	part := func(x any, prefix string) error {
+		buf.Reset()
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(x); err != nil {
+			return err
+		}
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return nil
+	}
+	type field struct {
+		name string
+		v    reflect.Value
+	}
+	var fields []field
+	t := rv.Type()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		fv := rv.Field(i)
+		if strings.Contains(opts, "omitempty") && emptyJSON(fv) {
+			continue
+		}
+		fields = append(fields, field{name, fv})
+	}
+	if len(fields) == 0 {
+		bw.WriteString("{}\n")
+		return bw.Flush()
+	}
+	bw.WriteString("{\n")
+	for i, f := range fields {
+		key, _ := json.Marshal(f.name)
+		bw.WriteString("  ")
+		bw.Write(key)
+		bw.WriteString(": ")
+		if f.v.Kind() == reflect.Slice && !f.v.IsNil() && f.v.Len() > 0 {
+			bw.WriteString("[\n")
+			for j := range f.v.Len() {
+				bw.WriteString("    ")
+				if err := part(f.v.Index(j).Interface(), "    "); err != nil {
+					return err
+				}
+				if j < f.v.Len()-1 {
+					bw.WriteByte(',')
+				}
+				bw.WriteByte('\n')
+			}
+			bw.WriteString("  ]")
+		} else if err := part(f.v.Interface(), "  "); err != nil {
+			return err
+		}
+		if i < len(fields)-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// emptyJSON is encoding/json's notion of an empty value for omitempty.
+func emptyJSON(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
 }
