@@ -137,7 +137,7 @@ func pipeline(root string, o *options) (*session, error) {
 		return nil, err
 	}
 	diags = append(diags, rdiags...)
-	g, gdiags := graph.Build(files, extra)
+	g, gdiags := graph.BuildConfig(files, extra, cfg.Parser)
 	diags = append(diags, gdiags...)
 	at := o.evaluationDate(now)
 	res := evaluate.Evaluate(g, at)

@@ -219,6 +219,8 @@ var graphFormats = map[string]func(io.Writer, *report.Check) error{
 	"json":    report.WriteGraphJSON,
 	"dot":     report.WriteDOT,
 	"mermaid": report.WriteMermaid,
+	// needs.json in sphinx-needs' schema (docs/sphinx-needs.md)
+	"needs-json": report.WriteNeedsJSON,
 }
 
 func runGraph(args []string, stdout, stderr io.Writer) (int, error) {

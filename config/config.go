@@ -34,6 +34,14 @@ type Config struct {
 	Results []ResultsRule
 	// Raw is the file's bytes, so a cache key can include them.
 	Raw []byte
+	// NeedsFile is the sphinx-needs project file read (ubproject.toml),
+	// "" when none; NeedsRaw is its bytes. Parser.Needs is what was read
+	// of it (config/ubproject.go).
+	NeedsFile string
+	NeedsRaw  []byte
+
+	needs      *needsSection     // seg.toml's [needs] table
+	directives map[string]string // seg.toml's [directives], lower-cased
 }
 
 // Error is a problem with the config file, with the line it is on (0 when
@@ -62,6 +70,7 @@ type fileFormat struct {
 		Witnesses []string `toml:"witnesses"`
 		Config    string   `toml:"config"`
 	} `toml:"results"`
+	Needs *needsSection `toml:"needs"`
 }
 
 // Load reads the config: explicit when it is not "", else seg.toml at the
@@ -71,7 +80,11 @@ func Load(root, explicit string) (*Config, error) {
 	if path == "" {
 		path = filepath.Join(root, FileName)
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return &Config{Parser: parser.DefaultConfig()}, nil
+			c := &Config{Parser: parser.DefaultConfig()}
+			if err := loadNeeds(root, c); err != nil {
+				return nil, err
+			}
+			return c, nil
 		}
 	}
 	data, err := os.ReadFile(path)
@@ -80,6 +93,9 @@ func Load(root, explicit string) (*Config, error) {
 	}
 	c, err := Parse(path, data)
 	if err != nil {
+		return nil, err
+	}
+	if err := loadNeeds(root, c); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -99,10 +115,10 @@ func Parse(name string, data []byte) (*Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0]
 		return nil, &Error{File: name, Line: lineOfKey(data, key[len(key)-1]),
-			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]])", key.String())}
+			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs])", key.String())}
 	}
 	pc := parser.DefaultConfig()
-	c := &Config{File: name, Parser: pc, Raw: data}
+	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}}
 	if f.IDPattern != nil {
 		re, err := regexp.Compile(*f.IDPattern)
 		if err != nil {
@@ -133,7 +149,12 @@ func Parse(name string, data []byte) (*Config, error) {
 			return nil, &Error{File: name, Line: lineOfKey(data, d),
 				Msg: fmt.Sprintf("directive %q maps to unknown kind %q (want requirement, test, implementation, outcome or waiver)", d, f.Directives[d])}
 		}
+		if k == parser.Need {
+			return nil, &Error{File: name, Line: lineOfKey(data, d),
+				Msg: fmt.Sprintf("directive %q maps to kind \"need\": need types come from the sphinx-needs project (see [needs])", d)}
+		}
 		pc.Directives[strings.ToLower(d)] = k
+		c.directives[strings.ToLower(d)] = f.Directives[d]
 	}
 	for _, r := range f.Results {
 		if r.Path == "" {

@@ -15,6 +15,14 @@ import (
 // diagnostic and adds nothing to the graph. The input order does not matter:
 // the same nodes in any order give an identical graph.
 func Build(files []*parser.File, extra []parser.Node) (*Graph, parser.Diagnostics) {
+	return BuildConfig(files, extra, nil)
+}
+
+// BuildConfig is Build for a tree read with cfg: when cfg names a
+// sphinx-needs project (cfg.Needs), a need's link options make edges as
+// the project and seg.toml's mapping say (docs/sphinx-needs.md). A nil cfg
+// is the default configuration.
+func BuildConfig(files []*parser.File, extra []parser.Node, cfg *parser.Config) (*Graph, parser.Diagnostics) {
 	var src []*parser.Node
 	for _, f := range files {
 		for i := range f.Nodes {
@@ -24,11 +32,24 @@ func Build(files []*parser.File, extra []parser.Node) (*Graph, parser.Diagnostic
 	for i := range extra {
 		src = append(src, &extra[i])
 	}
-	return build(src)
+	var needs *parser.Needs
+	var parents map[*parser.Node]string
+	if cfg != nil && cfg.Needs != nil {
+		needs = cfg.Needs
+		parents = map[*parser.Node]string{}
+		for _, f := range files {
+			for i := range f.Nodes {
+				if p := f.Nodes[i].Parent; p >= 0 && p < len(f.Nodes) {
+					parents[&f.Nodes[i]] = f.Nodes[p].ID
+				}
+			}
+		}
+	}
+	return build(src, needs, parents)
 }
 
-func build(src []*parser.Node) (*Graph, parser.Diagnostics) {
-	b := &builder{}
+func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]string) (*Graph, parser.Diagnostics) {
+	b := &builder{needs: needs}
 	// A node without an ID was already reported by the parser; nothing can
 	// link to it, so it stays out of the graph.
 	// Sort small keys rather than the nodes themselves: the comparisons
@@ -55,7 +76,7 @@ func build(src []*parser.Node) (*Graph, parser.Diagnostics) {
 		kept[i] = k.n
 	}
 
-	g := &Graph{byID: make(map[string]int32, len(kept))}
+	g := &Graph{byID: make(map[string]int32, len(kept)), needs: needs}
 	g.nodes = make([]Node, 0, len(kept))
 	pn := make([]*parser.Node, 0, len(kept))
 	for i, n := range kept {
@@ -74,6 +95,10 @@ func build(src []*parser.Node) (*Graph, parser.Diagnostics) {
 		g.byID[n.ID] = int32(len(g.nodes))
 		g.nodes = g.nodes[:len(g.nodes)+1]
 		initNode(&g.nodes[len(g.nodes)-1], len(g.nodes)-1, n)
+		if needs != nil {
+			g.nodes[len(g.nodes)-1].need = needs.Type(n.Directive) != nil
+			g.nodes[len(g.nodes)-1].parent = parents[n]
+		}
 		pn = append(pn, n)
 	}
 
@@ -138,6 +163,8 @@ type builder struct {
 	g       *Graph
 	diags   parser.Diagnostics
 	suggest *suggester
+	needs   *parser.Needs
+	extras  []edgeExtra // see extra
 }
 
 func (b *builder) diag(d parser.Diagnostic) { b.diags = append(b.diags, d) }
@@ -201,6 +228,8 @@ func initNode(g *Node, index int, n *parser.Node) {
 			g.sources = o.Value
 		case n.Kind == parser.Test && o.Name == "cases":
 			g.cases = o.Value
+		case o.Links != nil:
+			// a link option (of a need: every link type of the project)
 		default:
 			if _, isKindOption := parser.OptionsOf(n.Kind)[o.Name]; !isKindOption {
 				g.attrs = append(g.attrs, Attr{Name: o.Name, Value: o.Value})
@@ -224,8 +253,15 @@ func listedBefore(links []parser.Link, j int) bool {
 // links resolves every link entry of node n into edges.
 func (b *builder) links(from int32, n *parser.Node) {
 	g := b.g
+	isNeed := b.needs.Type(n.Directive) != nil
 	for i := range n.Options {
 		o := &n.Options[i]
+		if isNeed {
+			if lt := b.needs.Link(o.Name); lt != nil && !repeated(n.Options, i) {
+				b.needLinks(from, o, lt, n.Kind)
+			}
+			continue
+		}
 		spec, ok := edgeSpec[o.Name]
 		if !ok || spec.from != n.Kind || repeated(n.Options, i) {
 			continue
@@ -253,6 +289,7 @@ func (b *builder) links(from int32, n *parser.Node) {
 					Detail:   fmt.Sprintf("No node in the tree has the ID %q, so this entry of :%s: adds no edge.", l.ID, o.Name),
 					Span:     l.Span,
 				})
+				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: l, reason: Unresolved})
 				continue
 			}
 			target := &g.nodes[to]
@@ -265,6 +302,7 @@ func (b *builder) links(from int32, n *parser.Node) {
 					Span:     l.Span,
 					Related:  []parser.Related{{Span: parser.Span{Start: target.pos}, Message: fmt.Sprintf("%q is defined here", l.ID)}},
 				})
+				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: l, reason: WrongKind})
 				continue
 			}
 			state := parser.Active

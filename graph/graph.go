@@ -24,6 +24,10 @@ const (
 	Confirms
 	Witnesses
 	Excuses
+	// Link is a sphinx-needs link that is none of the six above: an
+	// unmapped link option, or a mapped one whose ends do not fit the seg
+	// edge (docs/sphinx-needs.md). Edge.Option names it. No rule reads it.
+	Link
 )
 
 var edgeNames = [...]string{
@@ -33,6 +37,7 @@ var edgeNames = [...]string{
 	Confirms:   "confirms",
 	Witnesses:  "witnesses",
 	Excuses:    "excuses",
+	Link:       "link",
 }
 
 func (t EdgeType) String() string {
@@ -121,6 +126,10 @@ type Node struct {
 	sources string
 	// test
 	cases string
+	// sphinx-needs: the node is a need (its directive is a need type), and
+	// the ID of the node whose body holds it ("" at the top level)
+	need   bool
+	parent string
 
 	in, out []int32 // indices into Graph.edges
 }
@@ -150,6 +159,14 @@ func (n *Node) InDegree() int       { return len(n.in) }
 func (n *Node) OutDegree() int      { return len(n.out) }
 func (n *Node) String() string      { return n.id }
 func (n *Node) IsRequirement() bool { return n.kind == parser.Requirement }
+
+// IsNeed reports whether the node is a sphinx-needs need: its directive is
+// a need type of the project (whatever seg kind it maps onto).
+func (n *Node) IsNeed() bool { return n.need }
+
+// Parent is the ID of the node whose body holds this one, "" when none
+// (or when the tree is no sphinx-needs project: only needs.json uses it).
+func (n *Node) Parent() string { return n.parent }
 func (n *Node) Attr(name string) string {
 	for _, a := range n.attrs {
 		if a.Name == name {
@@ -178,9 +195,42 @@ type Edge struct {
 	from, to int32
 	state    parser.State
 	span     parser.Span
+	x        *edgeExtra // nil for an edge of seg's own link options
 }
 
-func (e *Edge) Type() EdgeType      { return e.typ }
+// edgeExtra is what an edge made by a sphinx-needs link option adds.
+type edgeExtra struct {
+	option, part, condition string
+}
+
+func (e *Edge) Type() EdgeType { return e.typ }
+
+// Option is the link option the edge was written in: for seg's own
+// options the edge type's name, for a sphinx-needs one its option name
+// (which a Link edge has no other name for).
+func (e *Edge) Option() string {
+	if e.x != nil {
+		return e.x.option
+	}
+	return e.typ.String()
+}
+
+// Part and Condition are the need part and the condition the entry named
+// ("ID.part[condition]"), "" when none. seg evaluates neither.
+func (e *Edge) Part() string {
+	if e.x != nil {
+		return e.x.part
+	}
+	return ""
+}
+
+func (e *Edge) Condition() string {
+	if e.x != nil {
+		return e.x.condition
+	}
+	return ""
+}
+
 func (e *Edge) State() parser.State { return e.state }
 func (e *Edge) Active() bool        { return e.state == parser.Active }
 func (e *Edge) Span() parser.Span   { return e.span }
@@ -195,7 +245,81 @@ type Graph struct {
 	// Derived once by Build for the evaluator.
 	order  []int32 // requirements, refining children before their parents
 	cyclic []bool  // by node index: on a refinement cycle
+
+	open  []OpenLink    // link entries that made no edge, in (from, position) order
+	needs *parser.Needs // the sphinx-needs project, nil when none
 }
+
+// OpenReason says why a link entry made no edge.
+type OpenReason uint8
+
+const (
+	// Unresolved: no node has the ID; an unresolved-link error says so.
+	Unresolved OpenReason = iota + 1
+	// WrongKind: the target is of the wrong kind; a wrong-kind error says so.
+	WrongKind
+	// Dangling: no node has the ID, and the link type allows dead links
+	// (sphinx-needs' allow_dead_links), so it is no error.
+	Dangling
+	// Dynamic: a sphinx-needs dynamic or variant function ("[[...]]",
+	// "<<...>>"), whose target only a Sphinx build knows; no error.
+	Dynamic
+)
+
+func (r OpenReason) String() string {
+	switch r {
+	case Unresolved:
+		return "unresolved"
+	case WrongKind:
+		return "wrong-kind"
+	case Dangling:
+		return "dangling"
+	case Dynamic:
+		return "dynamic"
+	}
+	return "unknown"
+}
+
+// OpenLink is a link entry that made no edge. Its methods only read.
+type OpenLink struct {
+	from   int32
+	option string
+	link   parser.Link
+	reason OpenReason
+}
+
+func (o *OpenLink) Option() string     { return o.option }
+func (o *OpenLink) Reason() OpenReason { return o.reason }
+func (o *OpenLink) Span() parser.Span  { return o.link.Span }
+func (o *OpenLink) Pos() parser.Pos    { return o.link.Span.Start }
+func (o *OpenLink) Part() string       { return o.link.Part }
+func (o *OpenLink) Condition() string  { return o.link.Condition }
+
+// Target is the entry's target as written: an ID, or the whole dynamic
+// function.
+func (o *OpenLink) Target() string { return o.link.ID }
+
+// Address is the target with its ".part", as needs.json writes links.
+func (o *OpenLink) Address() string { return o.link.Address() }
+
+// OpenLinks iterates over the link entries that made no edge, by the node
+// they leave (in ID order), then by position.
+func (g *Graph) OpenLinks() iter.Seq[*OpenLink] {
+	return func(yield func(*OpenLink) bool) {
+		for i := range g.open {
+			if !yield(&g.open[i]) {
+				return
+			}
+		}
+	}
+}
+
+// OpenFrom is the node an open link leaves.
+func (g *Graph) OpenFrom(o *OpenLink) *Node { return &g.nodes[o.from] }
+
+// Needs is the sphinx-needs project the graph was built with, nil when
+// none. It is shared, not copied: callers must not change it.
+func (g *Graph) Needs() *parser.Needs { return g.needs }
 
 // Len is the number of nodes.
 func (g *Graph) Len() int { return len(g.nodes) }

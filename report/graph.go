@@ -16,6 +16,21 @@ type jsonGraph struct {
 	At     string     `json:"at"`
 	Nodes  []jsonNode `json:"nodes"`
 	Edges  []jsonEdge `json:"edges"`
+	// OpenLinks are the sphinx-needs link entries that make no edge and
+	// are no error: dynamic functions and allowed dead links.
+	OpenLinks []jsonOpenLink `json:"open_links,omitempty"`
+}
+
+type jsonOpenLink struct {
+	Reason    string `json:"reason"`
+	Option    string `json:"option"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Part      string `json:"part,omitempty"`
+	Condition string `json:"condition,omitempty"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
 }
 
 type jsonNode struct {
@@ -37,6 +52,27 @@ type jsonEdge struct {
 	File   string `json:"file"`
 	Line   int    `json:"line"`
 	Column int    `json:"column"`
+	// A sphinx-needs link: Option is the link option when it is not the
+	// type (a mapped one), Part and Condition what the entry named.
+	Option    string `json:"option,omitempty"`
+	Part      string `json:"part,omitempty"`
+	Condition string `json:"condition,omitempty"`
+}
+
+// edgeJSON is one edge as every graph format shows it: a Link edge is
+// named by its option.
+func edgeJSON(g *graph.Graph, e *graph.Edge) jsonEdge {
+	p := e.Pos()
+	typ := e.Type().String()
+	if e.Type() == graph.Link {
+		typ = e.Option()
+	}
+	je := jsonEdge{Type: typ, From: g.From(e).ID(), To: g.To(e).ID(), State: e.State().String(),
+		File: p.File, Line: p.Line, Column: p.Col, Part: e.Part(), Condition: e.Condition()}
+	if o := e.Option(); o != typ {
+		je.Option = o
+	}
+	return je
 }
 
 // sortedEdges lists the edges by (from, type, to) as strings, then by
@@ -44,8 +80,7 @@ type jsonEdge struct {
 func sortedEdges(g *graph.Graph) []jsonEdge {
 	out := make([]jsonEdge, 0, g.NumEdges())
 	for e := range g.Edges() {
-		p := e.Pos()
-		out = append(out, jsonEdge{e.Type().String(), g.From(e).ID(), g.To(e).ID(), e.State().String(), p.File, p.Line, p.Col})
+		out = append(out, edgeJSON(g, e))
 	}
 	slices.SortStableFunc(out, func(a, b jsonEdge) int {
 		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.Type, b.Type), strings.Compare(a.To, b.To))
@@ -67,11 +102,20 @@ func WriteGraphJSON(w io.Writer, c *Check) error {
 		p := n.Pos()
 		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.File, p.Line, p.Col, c.verdictOf(n)})
 	}
+	for o := range c.Graph.OpenLinks() {
+		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling {
+			continue // an error, already a diagnostic
+		}
+		p := o.Pos()
+		doc.OpenLinks = append(doc.OpenLinks, jsonOpenLink{o.Reason().String(), o.Option(), c.Graph.OpenFrom(o).ID(),
+			o.Target(), o.Part(), o.Condition(), p.File, p.Line, p.Col})
+	}
 	return encode(w, doc)
 }
 
 var dotShapes = map[string]string{
 	"requirement": "box", "test": "ellipse", "implementation": "component", "outcome": "note", "waiver": "octagon",
+	"need": "box3d",
 }
 
 // Colors shared by the pictures and the HTML matrix, matching the terminal:

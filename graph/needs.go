@@ -1,0 +1,103 @@
+package graph
+
+import (
+	"fmt"
+
+	"github.com/seg-trace/seg/parser"
+)
+
+// needLinks resolves the entries of one link option of a need
+// (docs/sphinx-needs.md):
+//
+//   - a dynamic or variant function is kept open, by design, with no
+//     diagnostic;
+//   - "ID.part" resolves to the node "ID.part" when there is one (seg's
+//     own IDs may hold dots), else to "ID";
+//   - a target no node has is unresolved-link, unless the link type allows
+//     dead links; either way the entry is kept open;
+//   - a resolved entry of an option seg.toml maps onto a seg edge makes
+//     that edge when both ends are of the edge's kinds, and a Link edge
+//     otherwise: a sphinx-needs link is never wrong-kind.
+func (b *builder) needLinks(from int32, o *parser.Option, lt *parser.LinkType, kind parser.Kind) {
+	g := b.g
+	spec, mapped := edgeSpec[lt.Edge]
+	for j := range o.Links {
+		l := &o.Links[j]
+		if l.IsDynamic() {
+			g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Dynamic})
+			continue
+		}
+		if needListedBefore(o.Links, j) {
+			b.diag(parser.Diagnostic{
+				Severity: parser.Warning,
+				Code:     "duplicate-link",
+				Message:  fmt.Sprintf("%q is listed twice in :%s:", l.Address(), o.Name),
+				Detail:   "Each entry still makes its own edge; remove the repeated one.",
+				Span:     l.Span,
+			})
+		}
+		part := l.Part
+		to, ok := int32(0), false
+		if part != "" {
+			if to, ok = g.byID[l.Address()]; ok {
+				part = ""
+			}
+		}
+		if !ok {
+			to, ok = g.byID[l.ID]
+		}
+		if !ok {
+			if lt.AllowDead {
+				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Dangling})
+				continue
+			}
+			want := parser.Kind(0)
+			if mapped {
+				want = spec.target
+			}
+			msg := fmt.Sprintf("unresolved link %q", l.ID)
+			if s := b.suggestion(l.ID, want); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			b.diag(parser.Diagnostic{
+				Severity: parser.Error,
+				Code:     "unresolved-link",
+				Message:  msg,
+				Detail:   fmt.Sprintf("No node in the tree has the ID %q, so this entry of :%s: adds no edge. (A link type whose dead links are allowed is configured with allow_dead_links in ubproject.toml.)", l.ID, o.Name),
+				Span:     l.Span,
+			})
+			g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Unresolved})
+			continue
+		}
+		typ, state := Link, parser.Active
+		if mapped && kind == spec.from && g.nodes[to].kind == spec.target {
+			typ = spec.typ
+			if parser.StatefulLinks[lt.Edge] {
+				state = l.State
+			}
+		}
+		g.edges = append(g.edges, Edge{typ: typ, from: from, to: to, state: state, span: l.Span,
+			x: b.extra(edgeExtra{option: o.Name, part: part, condition: l.Condition})})
+	}
+}
+
+// extra stores x in a chunk shared by many edges: one allocation per
+// thousand sphinx-needs edges rather than one each.
+func (b *builder) extra(x edgeExtra) *edgeExtra {
+	if len(b.extras) == cap(b.extras) {
+		b.extras = make([]edgeExtra, 0, 1024)
+	}
+	b.extras = append(b.extras, x)
+	return &b.extras[len(b.extras)-1]
+}
+
+// needListedBefore reports whether links[j] names the address an earlier
+// entry already named.
+func needListedBefore(links []parser.Link, j int) bool {
+	for k := range j {
+		if links[k].ID == links[j].ID && links[k].Part == links[j].Part && !links[k].IsDynamic() {
+			return true
+		}
+	}
+	return false
+}

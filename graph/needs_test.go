@@ -1,0 +1,202 @@
+package graph_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/evaluate"
+	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/parser"
+)
+
+// needsCfg: types req (requirement), test (test), impl (implementation)
+// and spec (no kind); link types links, parent_needs, satisfies (refines),
+// tests (verifies), implements (implements), realizes (none) and jira
+// (none, dead links allowed). seg's own sreq, outcome, ... stay.
+func needsCfg() *parser.Config {
+	cfg := parser.DefaultConfig()
+	n := parser.NewNeeds()
+	n.AddType(parser.NeedType{Directive: "req", Kind: parser.Requirement})
+	n.AddType(parser.NeedType{Directive: "test", Kind: parser.Test})
+	n.AddType(parser.NeedType{Directive: "impl", Kind: parser.Implementation})
+	n.AddType(parser.NeedType{Directive: "spec"})
+	n.AddLink(parser.LinkType{Option: "satisfies", Edge: "refines"})
+	n.AddLink(parser.LinkType{Option: "tests", Edge: "verifies"})
+	n.AddLink(parser.LinkType{Option: "implements", Edge: "implements"})
+	n.AddLink(parser.LinkType{Option: "realizes"})
+	n.AddLink(parser.LinkType{Option: "jira", AllowDead: true})
+	for _, t := range n.Types {
+		cfg.Directives[t.Directive] = t.Kind
+	}
+	cfg.Needs = n
+	return cfg
+}
+
+func buildNeeds(t *testing.T, src string) (*graph.Graph, parser.Diagnostics) {
+	t.Helper()
+	cfg := needsCfg()
+	f := parser.ParseFile("n.rst", []byte(src), cfg)
+	if len(f.Diagnostics) > 0 {
+		t.Fatalf("parse diagnostics: %v", f.Diagnostics)
+	}
+	return graph.BuildConfig([]*parser.File{f}, nil, cfg)
+}
+
+func edgesOf(g *graph.Graph) []string {
+	var out []string
+	for e := range g.Edges() {
+		s := fmt.Sprintf("%s -%s/%s-> %s", g.From(e).ID(), e.Type(), e.Option(), g.To(e).ID())
+		if e.Part() != "" {
+			s += " part=" + e.Part()
+		}
+		if e.Condition() != "" {
+			s += " if " + e.Condition()
+		}
+		if !e.Active() {
+			s += " (" + e.State().String() + ")"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func openOf(g *graph.Graph) []string {
+	var out []string
+	for o := range g.OpenLinks() {
+		out = append(out, fmt.Sprintf("%s :%s: %s %s line %d", g.OpenFrom(o).ID(), o.Option(), o.Address(), o.Reason(), o.Pos().Line))
+	}
+	return out
+}
+
+const needsTree = `.. req:: Parent
+   :id: REQ_P
+
+.. req:: Child
+   :id: REQ_C
+   :satisfies: REQ_P[status == "open"]
+   :links: SPEC_1.part_a
+
+   .. spec:: Nested spec
+      :id: SPEC_1
+      :satisfies: REQ_P
+      :realizes: REQ_C, REQ_C
+      :jira: WL-1234
+
+.. test:: Its test
+   :id: TEST_1
+   :tests: REQ_C (suspect), SPEC_1
+
+.. impl:: Its code
+   :id: IMPL_1
+   :implements: REQ_C
+   :links: [[copy("links", "SPEC_1")]], NOPE_1
+
+.. spec:: A dotted ID
+   :id: SPEC.2
+   :links: SPEC.2, SPEC_1.x.y
+
+.. sreq:: seg's own requirement
+   :id: SEG-1
+   :refines: REQ_P
+
+.. spec:: Without ID (sphinx-needs generates one)
+`
+
+// Mapped link types make seg's edges between nodes of the right kinds,
+// and Link edges otherwise; unmapped ones always make Link edges.
+func TestNeedEdges(t *testing.T) {
+	g, ds := buildNeeds(t, needsTree)
+	want := []string{
+		"IMPL_1 -implements/implements-> REQ_C",
+		"REQ_C -refines/satisfies-> REQ_P if status == \"open\"",
+		"REQ_C -link/links-> SPEC_1 part=part_a",
+		"SEG-1 -refines/refines-> REQ_P",
+		"SPEC.2 -link/links-> SPEC.2",
+		"SPEC.2 -link/links-> SPEC_1 part=x.y",
+		"SPEC_1 -link/realizes-> REQ_C",
+		"SPEC_1 -link/realizes-> REQ_C",
+		"SPEC_1 -link/satisfies-> REQ_P", // a spec is no requirement: a plain link
+		"TEST_1 -verifies/tests-> REQ_C (suspect)",
+		"TEST_1 -link/tests-> SPEC_1",
+	}
+	if d := cmp.Diff(want, edgesOf(g)); d != "" {
+		t.Errorf("edges (-want +got):\n%s", d)
+	}
+	wantOpen := []string{
+		`IMPL_1 :links: [[copy("links", "SPEC_1")]] dynamic line 22`,
+		"IMPL_1 :links: NOPE_1 unresolved line 22",
+		"SPEC_1 :jira: WL-1234 dangling line 13",
+	}
+	if d := cmp.Diff(wantOpen, openOf(g)); d != "" {
+		t.Errorf("open links (-want +got):\n%s", d)
+	}
+	want2 := []diag{
+		{"duplicate-link", "warning", `"REQ_C" is listed twice in :realizes:`, 12, 0},
+		{"unresolved-link", "error", `unresolved link "NOPE_1"`, 22, 0},
+	}
+	if d := cmp.Diff(want2, diagsOf(ds)); d != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", d)
+	}
+}
+
+func TestNeedNodes(t *testing.T) {
+	g, _ := buildNeeds(t, needsTree)
+	var got []string
+	for n := range g.Nodes() {
+		got = append(got, fmt.Sprintf("%s %s need=%v parent=%q", n.ID(), n.Kind(), n.IsNeed(), n.Parent()))
+	}
+	want := []string{
+		`IMPL_1 implementation need=true parent=""`,
+		`REQ_C requirement need=true parent=""`,
+		`REQ_P requirement need=true parent=""`,
+		`SEG-1 requirement need=false parent=""`,
+		`SPEC.2 need need=true parent=""`,
+		`SPEC_1 need need=true parent="REQ_C"`,
+		`TEST_1 test need=true parent=""`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("nodes (-want +got):\n%s", d)
+	}
+	if g.Needs() == nil {
+		t.Error("the graph does not keep its project")
+	}
+	n, _ := g.Lookup("REQ_C")
+	if len(n.Attrs()) != 0 {
+		t.Errorf("link options kept as attributes: %v", n.Attrs())
+	}
+}
+
+// The rules read only seg's edges: a requirement whose evidence comes
+// through Link edges alone is unsatisfied, and a suspect verifies edge
+// written in a mapped option is not active.
+func TestNeedEvaluation(t *testing.T) {
+	g, _ := buildNeeds(t, needsTree)
+	res := evaluate.Evaluate(g, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+	c, _ := g.Lookup("REQ_C")
+	v, ok := res.Verdict(c)
+	if !ok || v.Satisfied {
+		t.Fatalf("REQ_C: %+v", v)
+	}
+	var codes []string
+	for _, r := range v.Blocking() {
+		codes = append(codes, r.Code)
+	}
+	if d := cmp.Diff([]string{"no-active-verifies"}, codes[:1]); d != "" {
+		t.Errorf("reasons %v", codes)
+	}
+}
+
+// Without a project, BuildConfig is Build.
+func TestBuildConfigWithoutNeeds(t *testing.T) {
+	f := parser.ParseFile("a.rst", []byte(".. sreq:: S\n   :id: S-1\n   :refines: S-2[x]\n\n.. sreq:: T\n   :id: S-2\n"), nil)
+	g1, d1 := graph.Build([]*parser.File{f}, nil)
+	g2, d2 := graph.BuildConfig([]*parser.File{f}, nil, parser.DefaultConfig())
+	if d := cmp.Diff(edgesOf(g1), edgesOf(g2)); d != "" || len(d1) != len(d2) || len(d1) != 1 {
+		t.Errorf("differ: %s %v %v", d, d1, d2)
+	}
+	if g2.Needs() != nil || len(openOf(g2)) != 1 {
+		t.Errorf("needs %v open %v", g2.Needs(), openOf(g2))
+	}
+}
