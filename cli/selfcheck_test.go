@@ -205,10 +205,18 @@ func TestSelfCheck(t *testing.T) {
 				implemented[e.To] = true
 			}
 		}
-		tested := map[string][]string{} // requirement -> tests with :cases:
+		// A test is evidenced by the cases it names or, for a measurement
+		// (the speed targets), by outcomes recorded by hand.
+		recorded := map[string]bool{}
+		for _, e := range tr.graph.Edges {
+			if e.Type == "confirms" {
+				recorded[e.To] = true
+			}
+		}
+		tested := map[string][]string{} // requirement -> evidenced tests
 		for test, reqs := range tr.verifies {
-			if len(tr.patterns[test]) == 0 {
-				t.Errorf("test specification %s has no :cases:", test)
+			if len(tr.patterns[test]) == 0 && !recorded[test] {
+				t.Errorf("test specification %s has neither :cases: nor recorded outcomes", test)
 				continue
 			}
 			for _, r := range reqs {
@@ -217,7 +225,7 @@ func TestSelfCheck(t *testing.T) {
 		}
 		for _, id := range tr.sreqs {
 			if len(tested[id]) == 0 {
-				t.Errorf("software requirement %s has no active test specification with :cases:", id)
+				t.Errorf("software requirement %s has no active test specification with cases or recorded outcomes", id)
 			}
 			if !implemented[id] {
 				t.Errorf("software requirement %s has no active implementation", id)
