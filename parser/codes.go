@@ -26,6 +26,7 @@ var DiagnosticCodes = []CodeInfo{
 	{"wrong-kind", Error, "a link to a node of the wrong kind"},
 	{"refinement-cycle", Error, "requirements refine each other in a cycle"},
 	{"invalid-encoding", Error, "a file that is not valid UTF-8"},
+	{"line-too-long", Error, "a file with a line over 10,000 characters, which docutils refuses to read"},
 	{"malformed-link", Error, "a sphinx-needs link entry with an unclosed bracket or text after its condition"},
 	{"unreadable-file", Error, "a file of the tree that cannot be read"},
 	{"invalid-results", Error, "a test results file that cannot be read as JUnit XML or go test -json"},

@@ -238,8 +238,8 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int 
 	return d.hi
 }
 
-// node emits the tokens of a seg directive: Directive, Options when it has
-// any, then, when it has content, Body, the content's own tokens and End.
+// node emits the tokens of a seg directive: Directive, Options, then, when
+// it has content, Body, the content's own tokens and End.
 // What the tokens stand for (title, option fields, content) is kept in
 // s.nodes and s.opts for the builder: one token for all of a node's
 // options, and no captured values, spare participle most of its
@@ -260,9 +260,13 @@ func (s *scanner) node(d block, p int) {
 	s.nodes = append(s.nodes, nodeInfo{head: d.lo, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h)})
 	s.opts = append(s.opts, h.fields...)
 	s.toks = append(s.toks, lexer.Token{Type: tDirective, Pos: s.position(p)})
+	// Options comes even when there are none: an optional token would cost
+	// participle a branch on every node, and nearly every node has options.
+	opos := p
 	if len(h.fields) > 0 {
-		s.toks = append(s.toks, lexer.Token{Type: tOptions, Pos: s.position(h.fields[0].start)})
+		opos = h.fields[0].start
 	}
+	s.toks = append(s.toks, lexer.Token{Type: tOptions, Pos: s.position(opos)})
 	if c := h.content; c.lo < c.hi {
 		s.nodes[k].body = s.dedent(c)
 		s.toks = append(s.toks, lexer.Token{Type: tBody, Pos: s.position(int(s.lines[c.lo].cs))})

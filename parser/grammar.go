@@ -13,7 +13,7 @@ import (
 // holds no node is one Skip token, tried first as the cheap alternative.
 //
 //	File = (Skip | Node)* .
-//	Node = Directive Options? (Body (Skip | Node)* End)? .
+//	Node = Directive Options (Body (Skip | Node)* End)? .
 
 type astFile struct {
 	Nodes []*astNode `parser:"( Skip | @@ )*"`
@@ -25,7 +25,7 @@ type astNode struct {
 	// (scanner.nodes), so that participle, whose cost is per capture and
 	// per token, only builds the nesting.
 	Pos   lexer.Position
-	Nodes []*astNode `parser:"Directive Options? ( Body ( Skip | @@ )* End )?"`
+	Nodes []*astNode `parser:"Directive Options ( Body ( Skip | @@ )* End )?"`
 }
 
 var (

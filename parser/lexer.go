@@ -18,8 +18,8 @@ const (
 	tSkip lexer.TokenType = iota + 1
 	// tDirective starts a seg directive, at its "..".
 	tDirective
-	// tOptions stands for a seg directive's option fields (at the first
-	// one's colon); the lexer keeps the fields themselves (scanner.opts).
+	// tOptions stands for a seg directive's option fields, none or more (at
+	// the first one's colon); the lexer keeps the fields (scanner.opts).
 	tOptions
 	// tBody starts a node's content.
 	tBody
