@@ -82,7 +82,7 @@ func BenchmarkTreeCodec(b *testing.B) {
 		var buf []byte
 		for b.Loop() {
 			for _, p := range paths {
-				buf, _ = readSource(root, listed{p, 0}, buf)
+				buf, _ = readSource(root, parser.Listed{Path: p}, buf)
 			}
 		}
 	})

@@ -345,7 +345,7 @@ func (c *Cache) ParseTree(root string, cfg *parser.Config) ([]*parser.File, Stat
 		files, err := parser.ParseTree(root, cfg)
 		return files, Stats{Files: len(files), Misses: len(files)}, err
 	}
-	paths, early, err := listFiles(root, cfg)
+	paths, early, err := parser.ListFiles(root, cfg)
 	if err != nil {
 		return nil, Stats{}, err
 	}
@@ -387,8 +387,8 @@ func (c *Cache) Stats(files int) Stats {
 
 // parseOne reads, hashes and looks up one file, or parses it. buf is the
 // worker's read buffer, returned for reuse.
-func (c *Cache) parseOne(root string, l listed, cfg *parser.Config, buf []byte) (*parser.File, []byte) {
-	rel := l.rel
+func (c *Cache) parseOne(root string, l parser.Listed, cfg *parser.Config, buf []byte) (*parser.File, []byte) {
+	rel := l.Path
 	src, bad := readSource(root, l, buf)
 	if bad != nil {
 		return bad, src

@@ -17,27 +17,31 @@ import (
 // never a project's own documentation.
 var skippedDirs = map[string]bool{"_build": true, "node_modules": true, "vendor": true}
 
-// ParseTree parses every *.rst file under root (see format.md, "Which
-// files"), on GOMAXPROCS workers, and returns the files sorted by path so
-// the result does not depend on the order the file system lists them in.
-// The error is only for a root that cannot be read; a file or folder that
-// cannot be read becomes an unreadable-file diagnostic and the rest of the
-// tree is still read.
-func ParseTree(root string, cfg *Config) ([]*File, error) {
+// Listed is one file the walk of the tree found: its slash path relative
+// to the root and its type as the folder listing gives it (no stat).
+type Listed struct {
+	Path string
+	Type fs.FileMode
+}
+
+// ListFiles walks the tree as format.md's "Which files" says, without
+// reading any file: every *.rst file under root except hidden names,
+// _build, node_modules, vendor and the config's exclude globs, symlinked
+// folders not followed. It returns the files sorted by path, and the Files
+// (with one unreadable-file diagnostic each) of the folders it could not
+// list. The error is only for a root that cannot be read. ParseTree and
+// the parse cache both start from it, so they always read the same files.
+func ListFiles(root string, cfg *Config) (files []Listed, unlisted []*File, err error) {
 	if cfg == nil {
 		cfg = DefaultConfig()
 	}
 	st, err := os.Stat(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("%s: not a folder", root)
+		return nil, nil, fmt.Errorf("%s: not a folder", root)
 	}
-	var (
-		paths []string // slash paths relative to root
-		early []*File  // folders that could not be listed
-	)
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		rel, rerr := filepath.Rel(root, p)
 		if rerr != nil {
@@ -48,7 +52,7 @@ func ParseTree(root string, cfg *Config) ([]*File, error) {
 			if rel == "." {
 				return err
 			}
-			early = append(early, unreadable(rel, err))
+			unlisted = append(unlisted, Unreadable(rel, err))
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -73,13 +77,33 @@ func ParseTree(root string, cfg *Config) ([]*File, error) {
 				return nil
 			}
 		}
-		paths = append(paths, rel)
+		files = append(files, Listed{rel, d.Type()})
 		return nil
 	})
 	if err != nil {
+		return nil, nil, err
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, unlisted, nil
+}
+
+// ParseTree parses every file ListFiles names, on GOMAXPROCS workers, and
+// returns the files sorted by path so the result does not depend on the
+// order the file system lists them in. The error is only for a root that
+// cannot be read; a file or folder that cannot be read becomes an
+// unreadable-file diagnostic and the rest of the tree is still read.
+func ParseTree(root string, cfg *Config) ([]*File, error) {
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	listed, early, err := ListFiles(root, cfg)
+	if err != nil {
 		return nil, err
 	}
-	sort.Strings(paths)
+	paths := make([]string, len(listed))
+	for i, l := range listed {
+		paths[i] = l.Path
+	}
 
 	files := make([]*File, len(paths))
 	work := make(chan int)
@@ -120,14 +144,14 @@ func parseOne(root, rel string, cfg *Config) *File {
 		src, err = os.ReadFile(full)
 	}
 	if err != nil {
-		return unreadable(rel, err)
+		return Unreadable(rel, err)
 	}
 	return ParseFile(rel, src, cfg)
 }
 
-// unreadable is the File of a path that cannot be read (code
+// Unreadable is the File of a path that cannot be read (code
 // unreadable-file): it has no nodes and one error.
-func unreadable(rel string, err error) *File {
+func Unreadable(rel string, err error) *File {
 	msg := err.Error()
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
