@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
@@ -85,7 +86,7 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Fatalf("%v (run go test ./report -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test ./report -update rewrites it)\n--- got\n%s\n--- want\n%s", path, got, want)
+		t.Errorf("%s differs (go test ./report -update rewrites it; -want +got):\n%s", path, cmp.Diff(string(want), string(got)))
 	}
 }
 

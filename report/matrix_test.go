@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"maps"
 	"os"
 	"path/filepath"
@@ -22,23 +21,6 @@ import (
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 )
-
-// The golden files under testdata/matrix are rewritten with
-//
-//	go test ./report -run Matrix -update
-//
-// (review the diff). The -update flag is shared with the package's other
-// golden tests; it is registered here only when no other file did.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 var matrixAt = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
@@ -78,23 +60,7 @@ func matrixCheckFiles(t *testing.T, tree map[string]string) *Check {
 
 func matrixGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "matrix", name)
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./report -run Matrix -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test ./report -run Matrix -update rewrites it):\n%s", path, cmp.Diff(string(want), string(got)))
-	}
+	golden(t, filepath.Join("testdata", "matrix", name), got)
 }
 
 func render(t *testing.T, c *Check, format string, opt MatrixOptions) []byte {
