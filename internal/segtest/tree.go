@@ -116,3 +116,18 @@ func (t *Tree) String() string {
 	}
 	return b.String()
 }
+
+// RST renders the tree as seg directives, one file's worth, so the same
+// tree can go through the whole pipeline (parser included). Options are
+// written as their raw values.
+func (t *Tree) RST() string {
+	var b strings.Builder
+	for _, n := range t.Nodes {
+		fmt.Fprintf(&b, ".. %s:: %s\n", n.Directive, n.Title)
+		for _, o := range n.Options {
+			fmt.Fprintf(&b, "   :%s: %s\n", o.Name, o.Value)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
