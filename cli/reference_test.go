@@ -18,10 +18,21 @@ import (
 func TestRandomTreesEndToEnd(t *testing.T) {
 	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	for seed := range uint64(500) {
-		tr := segtest.RandomTree(rand.New(rand.NewPCG(seed, 11)))
+		r := rand.New(rand.NewPCG(seed, 11))
+		tr := segtest.RandomTree(r)
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "tree.rst"), []byte(tr.RST()), 0o644); err != nil {
-			t.Fatal(err)
+		files := map[string]string{"tree.rst": tr.RST()}
+		if seed%2 == 1 {
+			files = tr.RSTFiles(r, 4)
+		}
+		for name, text := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		_, out, stderr := run("check", "--format", "json", "--at", "2026-11-29", "--no-cache", dir)
 		var doc struct {

@@ -4,6 +4,7 @@ package segtest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/seg-trace/seg/parser"
@@ -130,4 +131,39 @@ func (t *Tree) RST() string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// RSTFiles spreads the tree over files files, in random order and with
+// some nodes nested in a note or a list item, as real trees are written.
+// Nesting makes no edge, so the verdicts are those of RST().
+func (t *Tree) RSTFiles(r *rand.Rand, files int) map[string]string {
+	out := map[string]*strings.Builder{}
+	for _, i := range r.Perm(len(t.Nodes)) {
+		n := t.Nodes[i]
+		name := fmt.Sprintf("part-%d/doc-%d.rst", r.IntN(2), r.IntN(files))
+		b := out[name]
+		if b == nil {
+			b = &strings.Builder{}
+			out[name] = b
+		}
+		indent := ""
+		switch r.IntN(4) {
+		case 0:
+			b.WriteString(".. note::\n\n")
+			indent = "   "
+		case 1:
+			b.WriteString("- A list item with a node in it:\n\n")
+			indent = "  "
+		}
+		fmt.Fprintf(b, "%s.. %s:: %s\n", indent, n.Directive, n.Title)
+		for _, o := range n.Options {
+			fmt.Fprintf(b, "%s   :%s: %s\n", indent, o.Name, o.Value)
+		}
+		b.WriteString("\nSome prose between nodes.\n\n")
+	}
+	res := map[string]string{}
+	for name, b := range out {
+		res[name] = b.String()
+	}
+	return res
 }
