@@ -123,7 +123,7 @@ func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]str
 		if x.to != y.to {
 			return cmp.Compare(x.to, y.to)
 		}
-		return comparePos(x.span.Start, y.span.Start)
+		return comparePos(x.pos, y.pos)
 	})
 	g.adjacency()
 
@@ -309,7 +309,7 @@ func (b *builder) links(from int32, n *parser.Node) {
 			if parser.StatefulLinks[o.Name] {
 				state = l.State
 			}
-			g.edges = append(g.edges, Edge{typ: spec.typ, from: from, to: to, state: state, span: l.Span})
+			g.edges = append(g.edges, newEdge(spec.typ, from, to, state, l.Span))
 		}
 	}
 }

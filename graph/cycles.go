@@ -135,11 +135,11 @@ func (b *builder) reportCycle(comp []int32) {
 				continue
 			}
 			if i == 0 && !at.Start.IsValid() {
-				at = e.span
+				at = e.Span()
 				continue
 			}
 			related = append(related, parser.Related{
-				Span:    e.span,
+				Span:    e.Span(),
 				Message: fmt.Sprintf("%q refines %q", g.nodes[w].id, g.nodes[e.to].id),
 			})
 		}

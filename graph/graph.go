@@ -192,10 +192,17 @@ func (n *Node) Expired(at time.Time) bool {
 // Edge is one resolved link entry.
 type Edge struct {
 	typ      EdgeType
-	from, to int32
 	state    parser.State
-	span     parser.Span
-	x        *edgeExtra // nil for an edge of seg's own link options
+	from, to int32
+	// The link entry's position and, when it sits on one line, its width:
+	// a whole Span would double the size of the graph's largest array.
+	pos   parser.Pos
+	width int32
+	x     *edgeExtra // nil for an edge of seg's own link options
+}
+
+func newEdge(typ EdgeType, from, to int32, state parser.State, sp parser.Span) Edge {
+	return Edge{typ: typ, state: state, from: from, to: to, pos: sp.Start, width: int32(sp.Len())}
 }
 
 // edgeExtra is what an edge made by a sphinx-needs link option adds.
@@ -233,8 +240,17 @@ func (e *Edge) Condition() string {
 
 func (e *Edge) State() parser.State { return e.state }
 func (e *Edge) Active() bool        { return e.state == parser.Active }
-func (e *Edge) Span() parser.Span   { return e.span }
-func (e *Edge) Pos() parser.Pos     { return e.span.Start }
+func (e *Edge) Pos() parser.Pos     { return e.pos }
+
+// Span is the link entry's span (only its start when it is not on one line).
+func (e *Edge) Span() parser.Span {
+	sp := parser.Span{Start: e.pos}
+	if e.width > 0 {
+		sp.End = e.pos
+		sp.End.Col += int(e.width)
+	}
+	return sp
+}
 
 // Graph is the immutable traceability graph.
 type Graph struct {

@@ -76,8 +76,9 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *parser.LinkType, k
 				state = l.State
 			}
 		}
-		g.edges = append(g.edges, Edge{typ: typ, from: from, to: to, state: state, span: l.Span,
-			x: b.extra(edgeExtra{option: o.Name, part: part, condition: l.Condition})})
+		e := newEdge(typ, from, to, state, l.Span)
+		e.x = b.extra(edgeExtra{option: o.Name, part: part, condition: l.Condition})
+		g.edges = append(g.edges, e)
 	}
 }
 
