@@ -2,8 +2,6 @@ package parser
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -63,49 +61,38 @@ func expectations(t *testing.T, src string) []expectation {
 // diagnostics written inside it, reporting both the missing and the
 // unexpected ones.
 func TestInlineDiagnostics(t *testing.T) {
-	files, _ := filepath.Glob("testdata/diag/*.rst")
-	if len(files) == 0 {
-		t.Fatal("no testdata/diag files")
-	}
-	for _, fn := range files {
-		t.Run(filepath.Base(fn), func(t *testing.T) {
-			src, err := os.ReadFile(fn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := ParseFile(filepath.Base(fn), src, DefaultConfig())
-			want := expectations(t, string(src))
-			used := make([]bool, len(f.Diagnostics))
-			for _, e := range want {
-				found := false
-				for i, d := range f.Diagnostics {
-					if used[i] || d.Code != e.code || d.Span.Start.Line != e.line {
-						continue
-					}
-					if e.col != 0 && d.Span.Start.Col != e.col {
-						continue
-					}
-					if e.msg != nil && !e.msg.MatchString(d.Message) {
-						continue
-					}
-					used[i], found = true, true
-					break
-				}
-				if !found {
-					t.Errorf("%s:%d: missing %s (col %d, message %v), from the comment on line %d; got on that line: %s",
-						fn, e.line, e.code, e.col, e.msg, e.src, onLine(f.Diagnostics, e.line))
-				}
-			}
+	eachTestFile(t, "testdata/diag/*.rst", func(t *testing.T, fn string, src []byte, f *File) {
+		want := expectations(t, string(src))
+		used := make([]bool, len(f.Diagnostics))
+		for _, e := range want {
+			found := false
 			for i, d := range f.Diagnostics {
-				if !used[i] {
-					t.Errorf("%s: unexpected %s %s", d.Span.Start, d.Code, d.Message)
+				if used[i] || d.Code != e.code || d.Span.Start.Line != e.line {
+					continue
 				}
-				if d.Severity != Error || d.Code == "" || d.Message == "" {
-					t.Errorf("%s: diagnostic without severity, code or message: %+v", d.Span.Start, d)
+				if e.col != 0 && d.Span.Start.Col != e.col {
+					continue
 				}
+				if e.msg != nil && !e.msg.MatchString(d.Message) {
+					continue
+				}
+				used[i], found = true, true
+				break
 			}
-		})
-	}
+			if !found {
+				t.Errorf("%s:%d: missing %s (col %d, message %v), from the comment on line %d; got on that line: %s",
+					fn, e.line, e.code, e.col, e.msg, e.src, onLine(f.Diagnostics, e.line))
+			}
+		}
+		for i, d := range f.Diagnostics {
+			if !used[i] {
+				t.Errorf("%s: unexpected %s %s", d.Span.Start, d.Code, d.Message)
+			}
+			if d.Severity != Error || d.Code == "" || d.Message == "" {
+				t.Errorf("%s: diagnostic without severity, code or message: %+v", d.Span.Start, d)
+			}
+		}
+	})
 }
 
 func onLine(ds Diagnostics, line int) string {

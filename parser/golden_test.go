@@ -18,9 +18,36 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the
 // diagnostics) with the .json file beside it. Run with -update to rewrite
 // them, then read the diff.
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/golden/*.rst")
+	eachTestFile(t, "testdata/golden/*.rst", func(t *testing.T, fn string, src []byte, f *File) {
+		got, err := json.MarshalIndent(f, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, '\n')
+		golden := strings.TrimSuffix(fn, ".rst") + ".json"
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -run TestGolden -update)", err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("%s differs (-want +got):\n%s", golden, diff)
+		}
+	})
+}
+
+// eachTestFile parses every file the glob names, with the default config,
+// in a subtest of its own.
+func eachTestFile(t *testing.T, glob string, check func(t *testing.T, fn string, src []byte, f *File)) {
+	t.Helper()
+	files, _ := filepath.Glob(glob)
 	if len(files) == 0 {
-		t.Fatal("no golden files")
+		t.Fatalf("no files match %s", glob)
 	}
 	for _, fn := range files {
 		t.Run(filepath.Base(fn), func(t *testing.T) {
@@ -28,26 +55,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := ParseFile(filepath.Base(fn), src, DefaultConfig())
-			got, err := json.MarshalIndent(f, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			golden := strings.TrimSuffix(fn, ".rst") + ".json"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestGolden -update)", err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("%s differs (-want +got):\n%s", golden, diff)
-			}
+			check(t, fn, src, ParseFile(filepath.Base(fn), src, DefaultConfig()))
 		})
 	}
 }
