@@ -336,37 +336,13 @@ func isSep(c byte) bool { return c == ',' || c == ';' || c == '|' }
 // links splits a link option's value into entries, with the exact span of
 // each in the source. segs are the value's source segments, one per line.
 func (b *builder) links(name string, segs [][2]int) []Link {
-	src := b.s.src
-	// Flatten the segments, a line end between them, keeping each byte's
-	// source offset.
-	var val []byte
-	var offs []int
-	if len(segs) == 1 {
-		val = src[segs[0][0]:segs[0][1]]
-	} else {
-		for k, sg := range segs {
-			if k > 0 {
-				val = append(val, '\n')
-				offs = append(offs, segs[k-1][1])
-			}
-			for o := sg[0]; o < sg[1]; o++ {
-				val = append(val, src[o])
-				offs = append(offs, o)
-			}
-		}
-		offs = append(offs, segs[len(segs)-1][1])
-	}
-	at := func(i int) int {
-		if offs == nil {
-			return segs[0][0] + i
-		}
-		return offs[i]
-	}
+	val, at := b.flatten(segs)
+	oneLine := len(segs) == 1
 	out := b.linkBuf(1 + bytes.Count(val, []byte{','}) + bytes.Count(val, []byte{';'}) + bytes.Count(val, []byte{'|'}))
 	// text is val[x:y] as a string: a substring of the source when it
 	// is one, so that most IDs cost no allocation.
 	text := func(x, y int) string {
-		if offs == nil && bytes.IndexFunc(val[x:y], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
+		if oneLine && bytes.IndexFunc(val[x:y], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
 			return b.s.str[at(x) : at(x)+y-x]
 		}
 		return collapse(val[x:y])
