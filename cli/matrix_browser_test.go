@@ -662,6 +662,14 @@ func TestMatrixHTMLWithoutJavaScript(t *testing.T) {
 			t.Errorf("%s shows without JavaScript", sel)
 		}
 	}
+	// Rows skip rendering until Chromium decides they are on screen
+	// (content-visibility: auto), and innerText leaves skipped rows out:
+	// read the text once the first frame has laid the rows out.
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(tctx, chromedp.Poll[chromedp.Void](`document.body.innerText.includes("Parent of a cycle")`, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
+		t.Fatalf("the rows never rendered: %v", err)
+	}
 	text := mxEval[string](t, ctx, `document.body.innerText`)
 	for _, want := range []string{
 		"need JavaScript; seg explain ID prints the same explanation",
