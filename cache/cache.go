@@ -95,6 +95,9 @@ type Stats struct {
 	Written int   // entries written
 	Bytes   int64 // bytes of entries written
 	Pruned  int   // entries removed to keep the cache under its bound
+	// Result is set when the whole report came from a result entry
+	// (result.go): then no file was looked up.
+	Result bool
 }
 
 // Cache is the parse cache of one build of seg under one parser
@@ -108,6 +111,7 @@ type Cache struct {
 	hits, misses, corrupt, written atomic.Int64
 	bytes                          atomic.Int64
 	pruned                         int
+	result                         bool
 }
 
 // BaseDir is the cache's base folder: $SEG_CACHE_DIR, or the user's cache
@@ -253,11 +257,17 @@ func (c *Cache) load(k *[32]byte, rel string) (f *parser.File, found bool) {
 	if err != nil || f.Path != rel {
 		return nil, true
 	}
+	touch(name, mtime)
+	return f, true
+}
+
+// touch refreshes an entry's modification time now and then, so that
+// pruning removes what was used least recently.
+func touch(name string, mtime time.Time) {
 	if time.Since(mtime) > touchAge {
 		now := time.Now()
 		os.Chtimes(name, now, now)
 	}
-	return f, true
 }
 
 // checkEntry checks an entry's framing and returns its payload.
@@ -294,21 +304,33 @@ func encodeEntry(k *[32]byte, f *parser.File) ([]byte, error) {
 // store writes the entry for k. Failure only means the next run parses
 // the file again.
 func (c *Cache) store(k *[32]byte, f *parser.File) {
-	data, err := encodeEntry(k, f)
-	if err != nil {
-		return
+	if data, err := encodeEntry(k, f); err == nil {
+		c.storeEntry(k, data)
 	}
+}
+
+// storeEntry writes a framed entry into place.
+func (c *Cache) storeEntry(k *[32]byte, data []byte) {
 	dir, name := c.entryPath(k)
-	if _, ok := c.made.Load(dir); !ok {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return
-		}
-		c.made.Store(dir, true)
+	if c.mkdir(dir) != nil {
+		return
 	}
 	if writeAtomic(dir, name, data) == nil {
 		c.written.Add(1)
 		c.bytes.Add(int64(len(data)))
 	}
+}
+
+// mkdir makes an entry folder, once per run.
+func (c *Cache) mkdir(dir string) error {
+	if _, ok := c.made.Load(dir); ok {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	c.made.Store(dir, true)
+	return nil
 }
 
 // writeAtomic writes data to a temporary file in dir and renames it to
@@ -345,35 +367,91 @@ func (c *Cache) ParseTree(root string, cfg *parser.Config) ([]*parser.File, Stat
 		files, err := parser.ParseTree(root, cfg)
 		return files, Stats{Files: len(files), Misses: len(files)}, err
 	}
-	paths, early, err := parser.ListFiles(root, cfg)
+	list, early, err := parser.ListFiles(root, cfg)
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	files := make([]*parser.File, len(paths))
+	files := make([]*parser.File, len(list))
+	each(len(list), func(i int, buf []byte) []byte {
+		rel := list[i].Path
+		src, bad := readSource(root, list[i], buf)
+		if bad != nil {
+			files[i] = bad
+			return src
+		}
+		sum := sha256.Sum256(src)
+		files[i] = c.lookupOrParse(rel, &sum, src, cfg)
+		return src
+	})
+	return c.finish(files, early), c.Stats(len(list)), nil
+}
+
+// each runs f(i, buf) for i in [0, n) on GOMAXPROCS workers; buf is the
+// worker's read buffer, which f returns for reuse: a warm run keeps no
+// source, and fresh memory is what costs most on a busy machine.
+func each(n int, f func(i int, buf []byte) []byte) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), len(paths))
-	for range workers {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var buf []byte
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(paths) {
+				if i >= n {
 					return
 				}
-				files[i], buf = c.parseOne(root, paths[i], cfg, buf)
+				buf = f(i, buf)
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// lookupOrParse returns the entry for the file rel whose bytes, src, hash
+// to sum, or parses src and writes its entry.
+func (c *Cache) lookupOrParse(rel string, sum *[32]byte, src []byte, cfg *parser.Config) *parser.File {
+	k := c.key(rel, sum)
+	if f := c.lookup(&k, rel); f != nil {
+		return f
+	}
+	return c.parseAndStore(&k, rel, src, cfg)
+}
+
+// lookup returns the sound entry for k, counting a hit, or nil, counting a
+// damaged entry.
+func (c *Cache) lookup(k *[32]byte, rel string) *parser.File {
+	f, found := c.load(k, rel)
+	if f != nil {
+		c.hits.Add(1)
+		return f
+	}
+	if found {
+		c.corrupt.Add(1)
+	}
+	return nil
+}
+
+// parseAndStore parses src, the bytes of the file rel, and writes its
+// entry under k.
+func (c *Cache) parseAndStore(k *[32]byte, rel string, src []byte, cfg *parser.Config) *parser.File {
+	c.misses.Add(1)
+	// The parser may keep views of its input: give it its own copy.
+	f := parser.ParseFile(rel, bytes.Clone(src), cfg)
+	c.store(k, f)
+	return f
+}
+
+// finish puts the files in the parser's order and prunes when this run
+// wrote.
+func (c *Cache) finish(files, early []*parser.File) []*parser.File {
 	files = append(files, early...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	if c.written.Load() > 0 {
 		c.maybePrune()
 	}
-	return files, c.Stats(len(paths)), nil
+	return files
 }
 
 // Stats reports what the cache did so far.
@@ -381,33 +459,8 @@ func (c *Cache) Stats(files int) Stats {
 	return Stats{
 		Files: files, Hits: int(c.hits.Load()), Misses: int(c.misses.Load()),
 		Corrupt: int(c.corrupt.Load()), Written: int(c.written.Load()),
-		Bytes: c.bytes.Load(), Pruned: c.pruned,
+		Bytes: c.bytes.Load(), Pruned: c.pruned, Result: c.result,
 	}
-}
-
-// parseOne reads, hashes and looks up one file, or parses it. buf is the
-// worker's read buffer, returned for reuse.
-func (c *Cache) parseOne(root string, l parser.Listed, cfg *parser.Config, buf []byte) (*parser.File, []byte) {
-	rel := l.Path
-	src, bad := readSource(root, l, buf)
-	if bad != nil {
-		return bad, src
-	}
-	sum := sha256.Sum256(src)
-	k := c.key(rel, &sum)
-	f, found := c.load(&k, rel)
-	if f != nil {
-		c.hits.Add(1)
-		return f, src
-	}
-	if found {
-		c.corrupt.Add(1)
-	}
-	c.misses.Add(1)
-	// The parser may keep views of its input: give it its own copy.
-	f = parser.ParseFile(rel, bytes.Clone(src), cfg)
-	c.store(&k, f)
-	return f, src
 }
 
 // overlaps reports whether the root and the cache folder contain one

@@ -259,9 +259,18 @@ func TestCacheWarmAndNoCache(t *testing.T) {
 		t.Fatalf("--no-cache wrote %d entries", len(ents))
 	}
 	compareWithNoCache(t, root, "cold")
-	st := compareWithNoCache(t, root, "warm")
-	if st.Files == 0 || st.Hits != st.Files || st.Misses != 0 {
-		t.Fatalf("warm run: %+v", st)
+	// The same run again: its report comes from the result cache.
+	if st := compareWithNoCache(t, root, "warm"); !st.Result {
+		t.Fatalf("warm run did not use its stored result: %+v", st)
+	}
+	// Another evaluation date has no stored result: every file comes from
+	// the parse cache.
+	runResult("check", "--at", "2026-11-30", root)
+	lastCacheStatsMu.Lock()
+	st := lastCacheStats
+	lastCacheStatsMu.Unlock()
+	if st.Result || st.Files == 0 || st.Hits != st.Files || st.Misses != 0 {
+		t.Fatalf("warm run on another date: %+v", st)
 	}
 	// Garbage in every entry: --no-cache gives the right answer without
 	// reading (nor rewriting) them.
@@ -309,10 +318,12 @@ func TestCacheDamagedEntries(t *testing.T) {
 		ents := cacheEntries(t, dir)
 		damaged := 0
 		for i, e := range ents {
-			if r.IntN(2) == 0 {
+			b, _ := os.ReadFile(e)
+			// Stored results are always damaged, so that the files'
+			// entries are read.
+			if r.IntN(2) == 0 && !bytes.HasPrefix(b, []byte("SEGR")) {
 				continue
 			}
-			b, _ := os.ReadFile(e)
 			switch (round + i) % 4 {
 			case 0:
 				b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
@@ -330,7 +341,7 @@ func TestCacheDamagedEntries(t *testing.T) {
 		if damaged > 0 && st.Corrupt == 0 && st.Misses == 0 {
 			t.Fatalf("round %d: %d damaged entries went unnoticed: %+v", round, damaged, st)
 		}
-		if st := compareWithNoCache(t, root, "after rewrite"); st.Hits != st.Files {
+		if st := compareWithNoCache(t, root, "after rewrite"); !st.Result && st.Hits != st.Files {
 			t.Fatalf("round %d: damaged entries were not written again: %+v", round, st)
 		}
 	}
@@ -547,5 +558,87 @@ func BenchmarkPhases(b *testing.B) {
 			b.ReportMetric(ms(eval), "eval-ms/op")
 			b.ReportMetric(ms(out), "json-ms/op")
 		})
+	}
+}
+
+// A stored result is used only by a run that would write the same report:
+// each step changes one thing the report depends on (and must miss), or
+// nothing (and must hit), and every output is compared with --no-cache.
+func TestResultCacheKey(t *testing.T) {
+	t.Setenv(cache.EnvDir, t.TempDir())
+	root := genTree(t, 30, 7)
+	one := rstFiles(t, root)[0]
+	steps := []struct {
+		what string
+		args []string
+		edit func()
+		hit  bool
+	}{
+		{what: "first run", args: []string{"check", "--format", "json", "--at", "2026-11-29"}},
+		{what: "the same run", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, hit: true},
+		{what: "another format", args: []string{"check", "--format", "text", "--color", "never", "--at", "2026-11-29"}},
+		{what: "color", args: []string{"check", "--format", "text", "--color", "always", "--at", "2026-11-29"}},
+		{what: "the same colored run", args: []string{"check", "--format", "text", "--color", "always", "--at", "2026-11-29"}, hit: true},
+		{what: "another date", args: []string{"check", "--format", "json", "--at", "2026-12-15"}},
+		{what: "--only", args: []string{"check", "--format", "json", "--at", "2026-11-29", "--only", filepath.Join(root, one)}},
+		{what: "--blame all", args: []string{"check", "--format", "json", "--at", "2026-11-29", "--only", filepath.Join(root, one), "--blame", "all"}},
+		{what: "--output", args: []string{"check", "--format", "json", "--at", "2026-11-29", "--output", filepath.Join(t.TempDir(), "r.json")}, hit: true},
+		{what: "a file rewritten with the same bytes", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, hit: true, edit: func() {
+			b, _ := os.ReadFile(filepath.Join(root, one))
+			os.WriteFile(filepath.Join(root, one), b, 0o644)
+		}},
+		{what: "a file changed", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, edit: func() {
+			f, _ := os.OpenFile(filepath.Join(root, one), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("\n.. sreq:: Late\n   :id: LATE-1\n")
+			f.Close()
+		}},
+		{what: "a config", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, edit: func() {
+			os.WriteFile(filepath.Join(root, "seg.toml"), []byte(configs[4]), 0o644)
+		}},
+		{what: "a file added", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, edit: func() {
+			os.WriteFile(filepath.Join(root, "new.rst"), []byte("Prose only.\n"), 0o644)
+		}},
+		{what: "a file unreadable", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, edit: func() {
+			os.Symlink("missing.rst", filepath.Join(root, "dangling.rst"))
+		}},
+		{what: "the same unreadable tree", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, hit: true},
+	}
+	for _, s := range steps {
+		if s.edit != nil {
+			s.edit()
+		}
+		args := append(append([]string(nil), s.args...), root)
+		want := runResult(append(args, "--no-cache")...)
+		got := runResult(args...)
+		lastCacheStatsMu.Lock()
+		st := lastCacheStats
+		lastCacheStatsMu.Unlock()
+		if want.code == 2 {
+			t.Fatalf("%s: seg could not run: %s", s.what, want.stderr)
+		}
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(result{})); diff != "" {
+			t.Fatalf("%s: differs with the cache (-no-cache +cache):\n%s", s.what, diff)
+		}
+		if st.Result != s.hit {
+			t.Errorf("%s: stored result used: %v, want %v (%+v)", s.what, st.Result, s.hit, st)
+		}
+	}
+}
+
+// A run with test results files stores no result: the results are not
+// part of the tree's hash.
+func TestResultCacheNotWithResults(t *testing.T) {
+	t.Setenv(cache.EnvDir, t.TempDir())
+	root := genTree(t, 20, 8)
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	os.WriteFile(junit, []byte(`<testsuite name="s"><testcase classname="c" name="x"/></testsuite>`), 0o644)
+	for range 2 {
+		runResult("check", "--at", "2026-11-29", "--results", junit, root)
+		lastCacheStatsMu.Lock()
+		st := lastCacheStats
+		lastCacheStatsMu.Unlock()
+		if st.Result || st.Files == 0 {
+			t.Fatalf("a run with --results used a stored result: %+v", st)
+		}
 	}
 }

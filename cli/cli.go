@@ -113,6 +113,21 @@ type session struct {
 
 // pipeline reads, builds and evaluates the tree under root.
 func pipeline(root string, o *options) (*session, error) {
+	in, err := openInput(root, o)
+	if err != nil {
+		return nil, err
+	}
+	return in.run()
+}
+
+// input is a root and its configuration, before the tree is parsed.
+type input struct {
+	root string
+	o    *options
+	cfg  *config.Config
+}
+
+func openInput(root string, o *options) (*input, error) {
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, fmt.Errorf("seg: cannot read root %q: %v", root, errors.Unwrap(err))
@@ -124,7 +139,16 @@ func pipeline(root string, o *options) (*session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seg: bad config: %w", err)
 	}
-	files, err := parseTree(root, cfg, o)
+	return &input{root: root, o: o, cfg: cfg}, nil
+}
+
+// run parses, builds and evaluates.
+func (in *input) run() (*session, error) {
+	return in.runParsed(parseTree(in.root, in.cfg, in.o))
+}
+
+func (in *input) runParsed(files []*parser.File, err error) (*session, error) {
+	root, cfg, o := in.root, in.cfg, in.o
 	if err != nil {
 		return nil, fmt.Errorf("seg: %v", err)
 	}

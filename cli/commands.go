@@ -35,7 +35,32 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usagef("seg check: unknown --format %q (want one of: %s)", o.format, formatNames(checkFormats))
 	}
 	root, files := checkArgs(o.args)
-	r, err := pipeline(root, o)
+	in, err := openInput(root, o)
+	if err != nil {
+		return 0, err
+	}
+	w, colored, done, err := output(o, stdout)
+	if err != nil {
+		return 0, err
+	}
+	// A tree unchanged since a run with the same flags gets that run's
+	// report (docs/performance.md, "The result cache").
+	// The key holds what the report depends on; not --output, which only
+	// says where it goes.
+	m := in.memo("check", o.format, fmt.Sprint(colored), o.blame,
+		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00"))
+	var r *session
+	if m != nil {
+		if code, report, ok := m.load(); ok {
+			if _, err := w.Write(report); err != nil {
+				return 0, fmt.Errorf("seg: %v", err)
+			}
+			return code, done()
+		}
+		r, err = m.run(in)
+	} else {
+		r, err = in.run()
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -44,7 +69,19 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(only) > 0 {
 		c = narrow(c, root, only, o.blame)
 	}
-	return emit(o, stdout, func(w io.Writer, colored bool) error { return write(w, c, colored) }, exitFor(c))
+	code := exitFor(c)
+	dst, rw := m.writer(w)
+	defer rw.Discard()
+	if err := write(dst, c, colored); err != nil {
+		return 0, fmt.Errorf("seg: %v", err)
+	}
+	if err := done(); err != nil {
+		return 0, err
+	}
+	if rw != nil && code <= exitFailed {
+		rw.Commit(code)
+	}
+	return code, nil
 }
 
 // checkArgs splits check's positional arguments into the root and the

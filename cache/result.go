@@ -1,0 +1,297 @@
+package cache
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/seg-trace/seg/parser"
+)
+
+// Result entries keep a whole report, so that a run on a tree that has not
+// changed since a run with the same flags does no parsing, building or
+// evaluating at all: the idea of `go test`'s cached results. Their key
+// holds the hash of every file of the tree (a Scan's) and whatever else
+// the caller's result depends on (ResultKey's parts). A result entry is
+// framed, checked and pruned like a parse entry, and lives beside them.
+//
+// A file that changes while a run reads the tree would make the result
+// belong to neither version of it: the run notices (Scan.changed) and
+// stores no result.
+
+// Scan is a tree listed, read and hashed, but not parsed.
+type Scan struct {
+	root string
+	cfg  *parser.Config
+	list []parser.Listed
+	sums [][32]byte
+	bad  []*parser.File // the File of an unreadable file, nil otherwise
+	// src holds the bytes of the files that had no entry when scanned,
+	// so that a cold run reads each file once.
+	src   [][]byte
+	early []*parser.File // the folders that could not be listed
+	tree  [32]byte
+	// changed is set when a file read again for parsing was not what the
+	// scan read.
+	changed atomic.Bool
+}
+
+// Scan lists the tree and hashes every file. It returns nil, with no
+// error, when the root and the cache folder overlap: such a tree is read
+// without the cache.
+func (c *Cache) Scan(root string, cfg *parser.Config) (*Scan, error) {
+	if cfg == nil {
+		cfg = parser.DefaultConfig()
+	}
+	if c.overlaps(root) {
+		return nil, nil
+	}
+	list, early, err := parser.ListFiles(root, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scan{root: root, cfg: cfg, list: list, early: early,
+		sums: make([][32]byte, len(list)), bad: make([]*parser.File, len(list)), src: make([][]byte, len(list))}
+	each(len(list), func(i int, buf []byte) []byte {
+		src, bad := readSource(root, list[i], buf)
+		if bad != nil {
+			s.bad[i] = bad
+			return src
+		}
+		s.sums[i] = sha256.Sum256(src)
+		k := c.key(list[i].Path, &s.sums[i])
+		if _, name := c.entryPath(&k); !exists(name) {
+			s.src[i] = bytes.Clone(src)
+		}
+		return src
+	})
+	h := sha256.New()
+	writeString(h, "seg tree")
+	h.Write(c.salt[:])
+	writeString(h, strconv.Itoa(len(list)))
+	for i, l := range list {
+		writeString(h, l.Path)
+		if s.bad[i] != nil {
+			h.Write([]byte{1})
+			writeString(h, fmt.Sprintf("%#v", s.bad[i].Diagnostics))
+		} else {
+			h.Write([]byte{0})
+			h.Write(s.sums[i][:])
+		}
+	}
+	writeString(h, strconv.Itoa(len(early)))
+	for _, f := range early {
+		writeString(h, f.Path)
+		writeString(h, fmt.Sprintf("%#v", f.Diagnostics))
+	}
+	h.Sum(s.tree[:0])
+	return s, nil
+}
+
+// Parse is ParseTree on a scanned tree: each file's entry is found by the
+// hash the scan took. A file with no sound entry is read again and parsed;
+// if its bytes are no longer what the scan read, the new bytes are parsed
+// and the scan is marked changed, so no result is stored for it.
+func (c *Cache) Parse(s *Scan) ([]*parser.File, Stats) {
+	files := make([]*parser.File, len(s.list))
+	each(len(s.list), func(i int, buf []byte) []byte {
+		if s.bad[i] != nil {
+			files[i] = s.bad[i]
+			return buf
+		}
+		rel := s.list[i].Path
+		k := c.key(rel, &s.sums[i])
+		if src := s.src[i]; src != nil {
+			s.src[i] = nil
+			c.misses.Add(1)
+			files[i] = parser.ParseFile(rel, src, s.cfg)
+			c.store(&k, files[i])
+			return buf
+		}
+		if f := c.lookup(&k, rel); f != nil {
+			files[i] = f
+			return buf
+		}
+		src, bad := readSource(s.root, s.list[i], buf)
+		if bad != nil {
+			s.changed.Store(true)
+			files[i] = bad
+			return src
+		}
+		if sum := sha256.Sum256(src); sum != s.sums[i] {
+			s.changed.Store(true)
+			k = c.key(rel, &sum)
+		}
+		files[i] = c.parseAndStore(&k, rel, src, s.cfg)
+		return src
+	})
+	return c.finish(files, s.early), c.Stats(len(s.list))
+}
+
+// ResultKey is the key of a result computed from the scanned tree and
+// parts: everything else the result depends on (the command and its
+// flags, the evaluation date, the configuration file's bytes, whether the
+// output is colored...). The parts are the caller's to get complete.
+func (c *Cache) ResultKey(s *Scan, parts ...string) [32]byte {
+	h := sha256.New()
+	writeString(h, "seg result")
+	h.Write(s.tree[:])
+	writeString(h, strconv.Itoa(len(parts)))
+	for _, p := range parts {
+		writeString(h, p)
+	}
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// A result entry is written while the report is written, so a large
+// report is never held in memory twice. Its length and checksum go at the
+// end:
+//
+//	magic "SEGR" | version (1 byte) | key (32 bytes) | report | exit code (1 byte) | report length (uint64 LE) | CRC-32C of all before it (uint32 LE)
+const (
+	resultMagic      = "SEGR"
+	resultTrailerLen = 1 + 8 + 4
+)
+
+// maxResultShare bounds one result entry, as a share of the cache's
+// bound: a report that would push the parse entries out is not worth
+// keeping.
+const maxResultShare = 16
+
+// LoadResult returns the exit code and report stored under k. A damaged
+// entry is counted as corrupt and not used.
+func (c *Cache) LoadResult(k [32]byte) (code int, report []byte, ok bool) {
+	_, name := c.entryPath(&k)
+	buf, mtime, err := readFile(name, nil)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			c.corrupt.Add(1)
+		}
+		return 0, nil, false
+	}
+	n := len(buf)
+	if n < headerLen-8+resultTrailerLen || string(buf[:4]) != resultMagic || buf[4] != formatVersion ||
+		string(buf[5:37]) != string(k[:]) ||
+		binary.LittleEndian.Uint64(buf[n-12:n-4]) != uint64(n-37-resultTrailerLen) ||
+		crc32.Checksum(buf[:n-4], crcTable) != binary.LittleEndian.Uint32(buf[n-4:]) {
+		c.corrupt.Add(1)
+		return 0, nil, false
+	}
+	touch(name, mtime)
+	c.result = true
+	return int(buf[n-13]), buf[37 : n-13], true
+}
+
+// ResultWriter writes a report into a new result entry as the report is
+// written elsewhere; Commit puts it in place. Its Write never fails: a
+// result that cannot be stored only means the next run does the work.
+type ResultWriter struct {
+	c    *Cache
+	s    *Scan
+	k    [32]byte
+	f    *os.File
+	bw   *bufio.Writer
+	crc  uint32
+	n    int64
+	fail bool
+}
+
+// NewResult starts the result entry for k over the scanned tree.
+func (c *Cache) NewResult(s *Scan, k [32]byte) *ResultWriter {
+	w := &ResultWriter{c: c, s: s, k: k}
+	dir, _ := c.entryPath(&k)
+	if err := c.mkdir(dir); err != nil {
+		w.fail = true
+		return w
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		w.fail = true
+		return w
+	}
+	w.f, w.bw = f, bufio.NewWriterSize(f, 1<<16)
+	var head [37]byte
+	copy(head[:], resultMagic)
+	head[4] = formatVersion
+	copy(head[5:], k[:])
+	w.put(head[:])
+	return w
+}
+
+func (w *ResultWriter) put(p []byte) {
+	w.crc = crc32.Update(w.crc, crcTable, p)
+	if _, err := w.bw.Write(p); err != nil {
+		w.fail = true
+	}
+}
+
+func (w *ResultWriter) Write(p []byte) (int, error) {
+	if !w.fail {
+		if w.n += int64(len(p)); w.n > w.c.maxBytes/maxResultShare {
+			w.fail = true
+		} else {
+			w.put(p)
+		}
+	}
+	return len(p), nil
+}
+
+// Commit finishes the entry with the run's exit code and puts it in
+// place, unless something failed, the report grew too large, or a file of
+// the tree changed while the run read it (then the report belongs to no
+// version of the tree). It reports whether the entry was stored.
+func (w *ResultWriter) Commit(code int) bool {
+	if w.f == nil {
+		return false
+	}
+	ok := !w.fail && !w.s.changed.Load() && code >= 0 && code < 256
+	if ok {
+		var tail [9]byte
+		tail[0] = byte(code)
+		binary.LittleEndian.PutUint64(tail[1:], uint64(w.n))
+		w.put(tail[:])
+		var sum [4]byte
+		binary.LittleEndian.PutUint32(sum[:], w.crc)
+		if _, err := w.bw.Write(sum[:]); err != nil || w.bw.Flush() != nil || w.fail {
+			ok = false
+		}
+	}
+	if err := w.f.Close(); err != nil {
+		ok = false
+	}
+	tmp := w.f.Name()
+	w.f = nil
+	_, name := w.c.entryPath(&w.k)
+	if ok && os.Rename(tmp, name) == nil {
+		w.c.written.Add(1)
+		w.c.bytes.Add(w.n + 37 + resultTrailerLen)
+		w.c.maybePrune()
+		return true
+	}
+	os.Remove(tmp)
+	return false
+}
+
+// Discard drops an entry that was not committed (the run failed).
+func (w *ResultWriter) Discard() {
+	if w != nil && w.f != nil {
+		w.f.Close()
+		os.Remove(w.f.Name())
+		w.f = nil
+	}
+}
+
+func exists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}
