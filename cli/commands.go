@@ -39,10 +39,11 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	w, colored, done, err := output(o, stdout)
+	w, colored, done, discard, err := output(o, stdout)
 	if err != nil {
 		return 0, err
 	}
+	defer discard()
 	// A tree unchanged since a run with the same flags gets that run's
 	// report (docs/performance.md, "The result cache").
 	// The key holds what the report depends on; not --output, which only
@@ -100,10 +101,11 @@ func checkArgs(args []string) (string, []string) {
 
 // emit writes one report through --output and color handling.
 func emit(o *options, stdout io.Writer, write func(io.Writer, bool) error, code int) (int, error) {
-	w, colored, done, err := output(o, stdout)
+	w, colored, done, discard, err := output(o, stdout)
 	if err != nil {
 		return 0, err
 	}
+	defer discard()
 	if err := write(w, colored); err != nil {
 		return 0, fmt.Errorf("seg: %v", err)
 	}

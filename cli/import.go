@@ -41,7 +41,7 @@ func runImport(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if len(bad) > 0 {
-		_, colored, _, _ := output(&options{color: o.color}, stderr)
+		_, colored, _, _, _ := output(&options{color: o.color}, stderr)
 		report.WriteText(stderr, &report.Check{At: c.At, Graph: c.Graph, Result: c.Result, Diagnostics: bad, Source: c.Source,
 			Only: func(report.Requirement) bool { return false }}, colored)
 		return exitFailed, nil

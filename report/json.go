@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"reflect"
@@ -108,11 +107,21 @@ func diagJSON(d parser.Diagnostic) jsonDiagnostic {
 	return jsonDiagnostic{d.Code, d.Severity.String(), d.Message, p.File, p.Line, p.Col}
 }
 
+// stdJSON makes encode write through encoding/json alone, in one piece:
+// the tests compare the two.
+var stdJSON = false
+
 // encode writes v as indented JSON. A document's top-level arrays (the
 // requirements, the nodes, the edges) are written one element at a time,
 // so a large report never sits in memory twice; the bytes are the same as
 // a json.Encoder with two-space indentation and no HTML escaping writes.
 func encode(w io.Writer, v any) error {
+	if stdJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer {
 		rv = rv.Elem()
@@ -124,16 +133,14 @@ func encode(w io.Writer, v any) error {
 		return enc.Encode(v)
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	var buf bytes.Buffer
-	part := func(x any, prefix string) error {
-		buf.Reset()
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent(prefix, "  ")
-		if err := enc.Encode(x); err != nil {
-			return err
+	var a jsonAppender
+	part := func(x reflect.Value, prefix string) error {
+		a.buf = a.buf[:0]
+		a.value(x, prefix)
+		if a.err != nil {
+			return a.err
 		}
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		bw.Write(a.buf)
 		return nil
 	}
 	type field struct {
@@ -174,7 +181,7 @@ func encode(w io.Writer, v any) error {
 			bw.WriteString("[\n")
 			for j := range f.v.Len() {
 				bw.WriteString("    ")
-				if err := part(f.v.Index(j).Interface(), "    "); err != nil {
+				if err := part(f.v.Index(j), "    "); err != nil {
 					return err
 				}
 				if j < f.v.Len()-1 {
@@ -183,7 +190,7 @@ func encode(w io.Writer, v any) error {
 				bw.WriteByte('\n')
 			}
 			bw.WriteString("  ]")
-		} else if err := part(f.v.Interface(), "  "); err != nil {
+		} else if err := part(f.v, "  "); err != nil {
 			return err
 		}
 		if i < len(fields)-1 {
