@@ -190,10 +190,8 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int 
 		info = unknownDirective
 	}
 	if s.cfg.Literal[string(name)] || info.opaque {
-		s.skipLines(d, d.lo, d.hi)
 		return d.hi
 	}
-	s.skip(p)
 	if info.noSplit {
 		c := d
 		if s.blankAt(d, d.lo) {
@@ -252,10 +250,8 @@ func (s *scanner) node(d block, p int) {
 	}
 	if h.bad != nil {
 		s.diags = append(s.diags, *h.bad)
-		s.skipLines(d, d.lo, d.hi)
 		return
 	}
-	s.flushSkip()
 	k := len(s.nodes)
 	s.nodes = append(s.nodes, nodeInfo{head: d.lo, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h)})
 	s.opts = append(s.opts, h.fields...)
@@ -271,7 +267,6 @@ func (s *scanner) node(d block, p int) {
 		s.nodes[k].body = s.dedent(c)
 		s.toks = append(s.toks, lexer.Token{Type: tBody, Pos: s.position(int(s.lines[c.lo].cs))})
 		s.body(c, false)
-		s.flushSkip()
 		s.toks = append(s.toks, lexer.Token{Type: tEnd, Pos: s.position(int(s.lines[c.hi-1].end))})
 	}
 }

@@ -9,14 +9,15 @@ import (
 
 // The grammar over the line lexer's tokens. It is LL(1) and total: every
 // token sequence the lexer can produce parses, so a participle error is
-// always a bug in seg, never a problem in the user's file. Everything that
-// holds no node is one Skip token, tried first as the cheap alternative.
+// always a bug in seg, never a problem in the user's file. Text that holds
+// no node makes no token (the lexer has already decided RST's block
+// structure), so the grammar is only the nesting of seg directives:
 //
-//	File = (Skip | Node)* .
-//	Node = Directive Options (Body (Skip | Node)* End)? .
+//	File = Node* .
+//	Node = Directive Options (Body Node* End)? .
 
 type astFile struct {
-	Nodes []*astNode `parser:"( Skip | @@ )*"`
+	Nodes []*astNode `parser:"@@*"`
 }
 
 type astNode struct {
@@ -25,7 +26,7 @@ type astNode struct {
 	// (scanner.nodes), so that participle, whose cost is per capture and
 	// per token, only builds the nesting.
 	Pos   lexer.Position
-	Nodes []*astNode `parser:"Directive Options ( Body ( Skip | @@ )* End )?"`
+	Nodes []*astNode `parser:"Directive Options ( Body @@* End )?"`
 }
 
 var (

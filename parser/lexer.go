@@ -12,12 +12,11 @@ import (
 // Token types of the line lexer. They start at 1: participle's lexer.EOF is
 // -1, and a custom type equal to it would silently be taken as the end.
 const (
-	// tSkip is any run of text that holds no seg node: paragraphs, comments,
-	// literal blocks, other markup. It is folded so the grammar sees one
-	// token where docutils sees many elements.
-	tSkip lexer.TokenType = iota + 1
-	// tDirective starts a seg directive, at its "..".
-	tDirective
+	// tDirective starts a seg directive, at its "..". Text that holds no
+	// seg node (paragraphs, comments, literal blocks, other markup) makes
+	// no token at all: the lexer has decided it, and a token the grammar
+	// only skips cost participle a branch each (a third of its time).
+	tDirective lexer.TokenType = iota + 1
 	// tOptions stands for a seg directive's option fields, none or more (at
 	// the first one's colon); the lexer keeps the fields (scanner.opts).
 	tOptions
@@ -29,7 +28,6 @@ const (
 
 var symbols = map[string]lexer.TokenType{
 	"EOF":       lexer.EOF,
-	"Skip":      tSkip,
 	"Directive": tDirective,
 	"Options":   tOptions,
 	"Body":      tBody,
@@ -118,13 +116,12 @@ type scanner struct {
 
 	toks     []lexer.Token
 	next     int
-	skipAt   int // offset of a pending Skip run, -1 when none
 	diags    []lexDiag
 	lowerBuf [64]byte
 }
 
 func newScanner(file string, src []byte, cfg *Config) *scanner {
-	s := &scanner{file: file, src: src, cfg: cfg, skipAt: -1}
+	s := &scanner{file: file, src: src, cfg: cfg}
 	s.splitLines()
 	return s
 }
@@ -319,28 +316,6 @@ func (s *scanner) vcol(li, off int) int {
 	return col
 }
 
-// --- token emission ---
-
-func (s *scanner) skip(off int) {
-	if s.skipAt < 0 {
-		s.skipAt = off
-	}
-}
-
-func (s *scanner) flushSkip() {
-	if s.skipAt >= 0 {
-		s.toks = append(s.toks, lexer.Token{Type: tSkip, Pos: s.position(s.skipAt)})
-		s.skipAt = -1
-	}
-}
-
-// skipLines marks lines lo..hi-1 of bl as irrelevant.
-func (s *scanner) skipLines(bl block, lo, hi int) {
-	if lo < hi {
-		s.skip(s.textAt(bl, lo))
-	}
-}
-
 // --- block views ---
 
 func (s *scanner) virtual(bl block, i int) bool { return i == bl.lo && bl.first >= 0 }
@@ -473,7 +448,6 @@ func (s *scanner) run() {
 	s.opts = make([]field, 0, 2*n)
 	top := block{lo: 0, hi: len(s.lines), b: 0, first: -1}
 	s.body(top, true)
-	s.flushSkip()
 }
 
 // body parses a block as a sequence of body elements, as docutils' Body
@@ -529,7 +503,6 @@ func (s *scanner) element(bl block, i int, titles bool) int {
 	}
 	if n, ok := prefixWS(t, "|"); ok { // line block
 		f := s.firstKnown(bl, i, p+n, true)
-		s.skipLines(bl, i, f.hi)
 		return f.hi
 	}
 	if gridTop(t) {
@@ -543,7 +516,6 @@ func (s *scanner) element(bl block, i int, titles bool) int {
 	}
 	if n, ok := prefixWS(t, "__"); ok { // anonymous target
 		f := s.firstKnown(bl, i, p+n, true)
-		s.skipLines(bl, i, f.hi)
 		return f.hi
 	}
 	if isLine(t) {
@@ -611,7 +583,6 @@ func (s *scanner) textBlock(bl block, i int, flushLeft bool) int {
 		}
 		j++
 	}
-	s.skipLines(bl, i, j)
 	return j
 }
 
@@ -632,7 +603,6 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 		case '_':
 			if len(rest) > 1 && !isWS(rest[1]) {
 				f := s.firstKnown(bl, i, p+n+1, true)
-				s.skipLines(bl, i, f.hi)
 				return f.hi
 			}
 		case '|':
@@ -650,7 +620,6 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 					}
 				}
 				f := s.firstKnown(bl, i, p+n+1, false)
-				s.skipLines(bl, i, f.hi)
 				return f.hi
 			}
 		}
@@ -660,11 +629,9 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 	}
 	// A comment. An empty one followed by a blank line holds nothing.
 	if len(rest) == 0 && (i+1 >= bl.hi || s.blankAt(bl, i+1)) {
-		s.skip(p)
 		return i + 1
 	}
 	f := s.firstKnown(bl, i, p+n, false)
-	s.skipLines(bl, i, f.hi)
 	return f.hi
 }
 
@@ -969,7 +936,6 @@ func (s *scanner) line(bl block, i int, titles bool) int {
 		if string(t) == "::" || n < 4 {
 			return i
 		}
-		s.skip(s.textAt(bl, i))
 		return i + 1
 	}
 	j := i + 1
@@ -977,14 +943,12 @@ func (s *scanner) line(bl block, i int, titles bool) int {
 		if n < 4 {
 			return i
 		}
-		s.skip(s.textAt(bl, i))
 		return j
 	}
 	if s.rel(bl, j) == 0 && isLine(s.lineText(bl, j)) {
 		if n < 4 {
 			return i
 		}
-		s.skipLines(bl, i, j+1)
 		return j + 1
 	}
 	// An overlined title: overline, title, underline.
@@ -993,7 +957,6 @@ func (s *scanner) line(bl block, i int, titles bool) int {
 		if n < 4 {
 			return i
 		}
-		s.skipLines(bl, i, k)
 		return k
 	}
 	if n < 4 {
@@ -1006,7 +969,6 @@ func (s *scanner) line(bl block, i int, titles bool) int {
 			return i
 		}
 	}
-	s.skipLines(bl, i, k+1)
 	return k + 1
 }
 
@@ -1017,7 +979,6 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 	if j < bl.hi {
 		r := s.rel(bl, j)
 		if r > 0 { // definition list item
-			s.skip(s.textAt(bl, i))
 			d := s.indented(bl, j)
 			s.body(d, false)
 			return d.hi
@@ -1026,7 +987,6 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 			title := s.lineText(bl, i)
 			u := len(s.lineText(bl, j))
 			if !(utf8.RuneCount(title) > u && u < 4) {
-				s.skipLines(bl, i, j+1)
 				return j + 1
 			}
 		}
@@ -1036,7 +996,6 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 	for k < bl.hi && s.rel(bl, k) == 0 {
 		k++
 	}
-	s.skipLines(bl, i, k)
 	if !literalNext(s.lineText(bl, k-1)) {
 		return k
 	}

@@ -134,11 +134,9 @@ func (s *scanner) gridTable(bl block, i int) int {
 			}
 		}
 		if !found {
-			s.skipLines(bl, i, j)
 			return j
 		}
 	}
-	s.skipLines(bl, i, j)
 	rows := make([]trow, j-i)
 	for k := range rows {
 		rows[k] = s.tableRow(bl, i+k)
@@ -291,7 +289,6 @@ func (s *scanner) simpleTable(bl block, i int) int {
 			continue
 		}
 		if len(s.lineText(bl, k)) != top {
-			s.skipLines(bl, i, k+1)
 			return k + 1 // malformed
 		}
 		found++
@@ -306,10 +303,8 @@ func (s *scanner) simpleTable(bl block, i int) int {
 		if found > 0 {
 			next = foundAt + 1
 		}
-		s.skipLines(bl, i, next)
 		return next // malformed: no bottom border
 	}
-	s.skipLines(bl, i, end+1)
 	rows := make([]trow, end+1-i)
 	for k := range rows {
 		rows[k] = s.tableRow(bl, i+k)
