@@ -166,7 +166,7 @@ const (
 // maxResultShare bounds one result entry, as a share of the cache's
 // bound: a report that would push the parse entries out is not worth
 // keeping.
-const maxResultShare = 16
+const maxResultShare = 8
 
 // LoadResult returns the exit code and report stored under k. A damaged
 // entry is counted as corrupt and not used.
