@@ -208,9 +208,10 @@ func TestResultEntries(t *testing.T) {
 		t.Fatalf("damaged entries not counted: %+v", st)
 	}
 
-	c.maxBytes = 16 * 100
+	c.maxBytes = 1600
 	big := c.NewResult(s, c.ResultKey(s, "big"))
-	big.Write(make([]byte, 101))
+	big.Write(make([]byte, c.MaxResult()))
+	big.Write([]byte{0})
 	if big.Commit(0) {
 		t.Fatal("a report over the bound was stored")
 	}
