@@ -210,7 +210,7 @@ func TestResultEntries(t *testing.T) {
 
 	c.maxBytes = 1600
 	big := c.NewResult(s, c.ResultKey(s, "big"))
-	big.Write(make([]byte, c.MaxResult()))
+	big.Write(make([]byte, c.maxBytes/maxResultShare))
 	big.Write([]byte{0})
 	if big.Commit(0) {
 		t.Fatal("a report over the bound was stored")
