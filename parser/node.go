@@ -88,7 +88,9 @@ type Option struct {
 	Value    string
 	Pos      Pos // the field marker's first colon
 	ValuePos Pos // the first byte of the value, or the end of the marker when empty
-	// Links holds the parsed entries of a link option (nil otherwise).
+	// Links holds the parsed entries of a link option, and the patterns
+	// of a test's :cases: (with no state), each with its exact span; nil
+	// otherwise.
 	Links []Link
 }
 

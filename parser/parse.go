@@ -314,7 +314,7 @@ func (b *builder) option(f field, kind Kind, info *optInfo) Option {
 		if lt := b.cfg.Needs.Link(name); lt != nil {
 			o.Links = b.needLinks(name, lt, segs)
 		}
-	} else if OptionsOf(kind)[name] {
+	} else if isLink, known := OptionsOf(kind)[name]; isLink || known && name == "cases" {
 		o.Links = b.links(name, segs)
 	}
 	return o
@@ -365,7 +365,9 @@ func (b *builder) links(name string, segs [][2]int) []Link {
 		}
 		l := Link{Span: b.span(at(a), at(z-1)+1)}
 		idEnd := z
-		if val[z-1] == ')' {
+		// A :cases: entry is a test name pattern: "(...)" at its end is
+		// part of the name (Go subtests, pytest parameters), not a state.
+		if val[z-1] == ')' && name != "cases" {
 			if q := bytes.LastIndexByte(val[a:z], '('); q > 0 {
 				ie := a + q
 				for ie > a && isSpace(val[ie-1]) {
@@ -462,7 +464,11 @@ func (b *builder) check(nd *Node, nameSpan Span, infos []optInfo) {
 		if s := closest(o.Name, cands); s != "" {
 			d.Message += fmt.Sprintf(" (did you mean \":%s:\"?)", s)
 		}
-		d.Detail = fmt.Sprintf("A %s takes %s.", nd.Kind, optionList2(cands))
+		article := "A"
+		if strings.ContainsRune("aeiou", rune(nd.Kind.String()[0])) {
+			article = "An"
+		}
+		d.Detail = fmt.Sprintf("%s %s takes %s.", article, nd.Kind, optionList2(cands))
 	}
 
 	if i, ok := first("id"); ok {

@@ -211,14 +211,36 @@ func TestConfig(t *testing.T) {
 	}
 }
 
-// TestPlainLists checks that :cases: and :source: keep their value and make
-// no links, and that link lists skip empty entries.
+// TestPlainLists checks that :cases: is split into entries with exact
+// places, over continuation lines, with "(...)" kept as part of a name
+// and no state; that :source: makes no entries; and that link lists skip
+// empty entries.
 func TestPlainLists(t *testing.T) {
-	src := ".. test:: x\n   :id: T-1\n   :cases: TestA, TestB\n   :verifies: R-1,, ; R-2 |\n"
+	src := ".. test:: x\n   :id: T-1\n   :cases: TestA, TestB,\n      TestC/sub_(1) ;\n   :verifies: R-1,, ; R-2 |\n" +
+		"\n.. impl:: y\n   :id: I-1\n   :source: a.go, b.go\n   :cases: TestZ\n"
 	f := ParseFile("t.rst", []byte(src), DefaultConfig())
 	n := f.Nodes[0]
-	if o := n.Option("cases"); o.Value != "TestA, TestB" || o.Links != nil {
-		t.Errorf("cases: %+v", o)
+	o := n.Option("cases")
+	if o.Value != "TestA, TestB, TestC/sub_(1) ;" {
+		t.Errorf("cases value: %q", o.Value)
+	}
+	var cases []string
+	for _, l := range o.Links {
+		cases = append(cases, fmt.Sprintf("%s %s-%d %q", l.ID, l.Span.Start, l.Span.End.Col, l.StateText))
+	}
+	want := []string{`TestA t.rst:3:12-17 ""`, `TestB t.rst:3:19-24 ""`, `TestC/sub_(1) t.rst:4:7-20 ""`}
+	if diff := cmp.Diff(want, cases); diff != "" {
+		t.Errorf("cases entries (-want +got):\n%s", diff)
+	}
+	if len(f.Diagnostics) != 1 || f.Diagnostics[0].Code != "unknown-option" ||
+		f.Diagnostics[0].Detail != "An implementation takes :id:, :implements:, :source:." {
+		t.Errorf("diagnostics: %v", f.Diagnostics)
+	}
+	if o := f.Nodes[1].Option("source"); o.Links != nil {
+		t.Errorf("source: %+v", o)
+	}
+	if o := f.Nodes[1].Option("cases"); o == nil || o.Links != nil {
+		t.Errorf(":cases: on an implementation (an unknown option there): %+v", o)
 	}
 	var ids []string
 	for _, l := range n.Option("verifies").Links {

@@ -182,8 +182,8 @@ func Patterns(nodes []parser.Node) []Pattern {
 }
 
 // patternsOf splits the :cases: option n.Options[j] like a link list and
-// places each entry. When the parser split it (Links set), its spans are
-// used. Otherwise an entry's column is the value's plus the entry's offset
+// places each entry. When the parser split it (Links set: every node it
+// read), its spans are used. Otherwise (a node built in memory) an entry's column is the value's plus the entry's offset
 // when the value is known to be on one line: the option after it starts on
 // the next line, or it is the node's last option (an option value that
 // continues on further lines is rare and then the option's position is

@@ -308,17 +308,18 @@ func TestImportReparses(t *testing.T) {
 
 // TestParsedCases takes the :cases: patterns from RST read by the parser.
 func TestParsedCases(t *testing.T) {
-	src := ".. test:: Leaf rule\n   :id: TS-LEAF-1\n   :cases: example.com/old/par.TestA, none.here ;  tests/x.py::*\n   :verifies: R-1\n"
+	src := ".. test:: Leaf rule\n   :id: TS-LEAF-1\n   :cases: example.com/old/par.TestA, none.here ;  tests/x.py::*\n   :verifies: R-1\n" +
+		"\n.. test:: Over two lines, last option\n   :id: TS-2\n   :verifies: R-1\n   :cases: example.com/old/par.TestA,\n      also.none (1)\n"
 	f := parser.ParseFile("docs/t.rst", []byte(src), nil)
 	outs, _, diags := Outcomes([]*parser.File{f}, []Source{readFixture(t, "gotest-mixed.json")})
 	if len(outs) != 2 {
-		t.Errorf("%d outcomes, want the two runs of TestA", len(outs))
+		t.Errorf("%d outcomes, want the two runs of TestA (each confirming both tests)", len(outs))
 	}
 	var got []string
 	for _, d := range diags {
 		got = append(got, fmt.Sprintf("%s %s", d.Span.Start, d.Code))
 	}
-	want := []string{"docs/t.rst:3:39 no-results", "docs/t.rst:3:52 no-results"}
+	want := []string{"docs/t.rst:3:39 no-results", "docs/t.rst:3:52 no-results", "docs/t.rst:10:7 no-results"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
