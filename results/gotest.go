@@ -28,6 +28,12 @@ type goRun struct {
 	message string // first line of output worth showing
 	panic   string // first "panic: " line
 	props   map[string][]string
+	// benched: a benchmark (or one under it) printed a result line. go test
+	// -json ends a benchmark that passed with no "pass" event, only that
+	// line; one that fails or is skipped gets its "fail" or "skip".
+	benched bool
+	partial string // a benchmark's output line so far: go test can print
+	// a long name and its figures in two events
 }
 
 type goPackage struct {
@@ -41,7 +47,8 @@ type goPackage struct {
 
 // readGoTest reads a `go test -json` stream. A case ends at the test's
 // pass, fail or skip event; a test still running when its package ends (a
-// panic, a timeout, os.Exit) is an error; a package that fails before any
+// panic, a timeout, os.Exit) is an error, except a benchmark that printed
+// its result (go test ends a passing benchmark with no "pass" event); a package that fails before any
 // test starts (a build failure) is one error case named by the package.
 // Lines that are not JSON objects (compiler output of `go test -json 2>&1`)
 // are passed over; a line that starts like one and does not parse is
@@ -66,9 +73,14 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 		}
 		return p
 	}
-	// end closes a package: its tests still running become errors.
+	// end closes a package: its tests still running become errors, but
+	// for the benchmarks that passed.
 	end := func(name string, p *goPackage, line int, failed bool) {
 		for test, r := range p.running {
+			if benchPassed(p.running, test, r) {
+				cases = append(cases, Case{Name: name + "." + test, Result: Passed, Pos: pos(r.line), Properties: r.props})
+				continue
+			}
 			msg := r.panic
 			if msg == "" {
 				msg = p.panic
@@ -175,6 +187,23 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 			if r.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
 				r.panic = firstLine(e.Output)
 			}
+			out := e.Output
+			if strings.HasPrefix(e.Test, "Benchmark") {
+				out = r.partial + out
+				r.partial = ""
+				if !strings.HasSuffix(out, "\n") {
+					r.partial = out
+				}
+			}
+			if strings.HasPrefix(e.Test, "Benchmark") && r.partial == "" && isBenchResult(e.Test, out) {
+				r.benched = true
+				for t := e.Test; strings.Contains(t, "/"); {
+					t = t[:strings.LastIndexByte(t, '/')]
+					if up := p.running[t]; up != nil {
+						up.benched = true
+					}
+				}
+			}
 			if r.message == "" {
 				if l := firstLine(e.Output); l != "" && !strings.HasPrefix(l, "--- ") {
 					r.message = l
@@ -230,4 +259,38 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 	}
 	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Pos.Line < cases[j].Pos.Line })
 	return cases, diags
+}
+
+// isBenchResult reports whether out is the result line of the benchmark
+// test: its name (with "-N" for GOMAXPROCS when not 1), then the number
+// of iterations, then the measurements ("BenchmarkX-2 \t 100 \t 51.2 ns/op").
+func isBenchResult(test, out string) bool {
+	f := strings.Fields(out)
+	if len(f) < 3 {
+		return false
+	}
+	if procs, ok := strings.CutPrefix(f[0], test+"-"); ok {
+		if _, err := strconv.Atoi(procs); err != nil {
+			return false
+		}
+	} else if f[0] != test {
+		return false
+	}
+	_, err := strconv.ParseUint(f[1], 10, 64)
+	return err == nil
+}
+
+// benchPassed reports whether the benchmark test, still running when its
+// package ended, passed: it (or a benchmark under it) printed a result,
+// and neither it nor any benchmark under it panicked or was cut short.
+func benchPassed(running map[string]*goRun, test string, r *goRun) bool {
+	if !strings.HasPrefix(test, "Benchmark") || !r.benched || r.panic != "" {
+		return false
+	}
+	for t, sub := range running {
+		if strings.HasPrefix(t, test+"/") && (!sub.benched || sub.panic != "") {
+			return false
+		}
+	}
+	return true
 }

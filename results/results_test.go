@@ -257,3 +257,37 @@ func TestPytestIDs(t *testing.T) {
 		t.Errorf("ctest-style names = %q, %q", name, alt)
 	}
 }
+
+// A benchmark's result line can come in two output events (a long name,
+// then its figures); a benchmark cut short in the middle of its line, or
+// whose package died under it, did not pass.
+func TestGoTestBenchmarkLines(t *testing.T) {
+	stream := `{"Action":"start","Package":"p"}
+{"Action":"run","Package":"p","Test":"BenchmarkSubs"}
+{"Action":"run","Package":"p","Test":"BenchmarkSubs/b-2"}
+{"Action":"output","Package":"p","Test":"BenchmarkSubs/b-2","Output":"BenchmarkSubs/b-2-2         \t"}
+{"Action":"output","Package":"p","Test":"BenchmarkSubs/b-2","Output":"       1\t       360.0 ns/op\n"}
+{"Action":"run","Package":"p","Test":"BenchmarkNamedLikeResult"}
+{"Action":"output","Package":"p","Test":"BenchmarkNamedLikeResult","Output":"BenchmarkNamedLikeResult-x \t 1\t 2 ns/op\n"}
+{"Action":"run","Package":"p","Test":"BenchmarkHalf"}
+{"Action":"output","Package":"p","Test":"BenchmarkHalf","Output":"BenchmarkHalf-2         \t"}
+{"Action":"run","Package":"p","Test":"TestNotABenchmark"}
+{"Action":"output","Package":"p","Test":"TestNotABenchmark","Output":"TestNotABenchmark 1 2 ns/op\n"}
+{"Action":"output","Package":"p","Output":"panic: x\n"}
+{"Action":"fail","Package":"p"}
+`
+	cases, diags := ReadCases(Source{Path: "b.json", Data: []byte(stream)})
+	if len(diags) != 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	want := map[string][]string{
+		"p.BenchmarkSubs":            {Passed},
+		"p.BenchmarkSubs/b-2":        {Passed},
+		"p.BenchmarkNamedLikeResult": {Error},
+		"p.BenchmarkHalf":            {Error},
+		"p.TestNotABenchmark":        {Error},
+	}
+	if diff := cmp.Diff(want, byName(cases)); diff != "" {
+		t.Errorf("cases (-want +got):\n%s", diff)
+	}
+}

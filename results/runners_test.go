@@ -426,3 +426,62 @@ func demoResults(extra map[string][]string) map[string][]string {
 	}
 	return want
 }
+
+// go test -json ends a benchmark that passed with no "pass" event, only
+// its result line: such a benchmark passed. One that fails or is skipped
+// has its event; one that panics, or whose sub-benchmark panics, is an
+// error.
+func TestGoTestJSONBenchmarks(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/segbench\n\ngo 1.25\n",
+		"ok/ok_test.go": `package ok
+
+import "testing"
+
+func BenchmarkPass(b *testing.B) { for b.Loop() {} }
+func BenchmarkSubs(b *testing.B) {
+	b.Run("a", func(b *testing.B) { for b.Loop() {} })
+	b.Run("b-2", func(b *testing.B) { for b.Loop() {} })
+}
+func BenchmarkFail(b *testing.B) { b.Fatal("too slow") }
+func BenchmarkSkip(b *testing.B) { b.Skip("no data") }
+`,
+		"boom/boom_test.go": `package boom
+
+import "testing"
+
+func BenchmarkBefore(b *testing.B) { for b.Loop() {} }
+func BenchmarkParent(b *testing.B) {
+	b.Run("fine", func(b *testing.B) { for b.Loop() {} })
+	b.Run("boom", func(b *testing.B) { panic("boom") })
+}
+`,
+	})
+	cmd := exec.Command(goTool(t), "test", "-json", "-count=1", "-run", "^$", "-bench", ".", "-benchtime", "1x", "./...")
+	cmd.Dir, cmd.Env = dir, goEnv()
+	data, _ := cmd.Output()
+	if len(data) == 0 {
+		t.Fatal("go test -json wrote nothing")
+	}
+	cases, diags := ReadCases(Source{Path: "bench.json", Data: data})
+	if len(diags) != 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	const m = "example.com/segbench/"
+	want := map[string][]string{
+		m + "ok.BenchmarkPass":          {Passed},
+		m + "ok.BenchmarkSubs":          {Passed},
+		m + "ok.BenchmarkSubs/a":        {Passed},
+		m + "ok.BenchmarkSubs/b-2":      {Passed},
+		m + "ok.BenchmarkFail":          {Failed},
+		m + "ok.BenchmarkSkip":          {Skipped},
+		m + "boom.BenchmarkBefore":      {Passed},
+		m + "boom.BenchmarkParent":      {Error},
+		m + "boom.BenchmarkParent/fine": {Passed},
+		m + "boom.BenchmarkParent/boom": {Error},
+	}
+	if diff := cmp.Diff(want, byName(cases)); diff != "" {
+		t.Errorf("cases (-want +got):\n%s\n%s", diff, data)
+	}
+}
