@@ -1001,3 +1001,29 @@ func generateTree(seed uint64, n int) map[string][]byte {
 	}
 	return files
 }
+
+// TestDifferentialDir compares seg with docutils on any tree, node by node:
+// SEG_DIFF_DIR=path go test ./parser -run DifferentialDir. It skips
+// without SEG_DIFF_DIR. A way to check seg against your own documentation
+// (parser/testdata/docutils/seed.py plants seg directives in a copy of a
+// tree that has none).
+func TestDifferentialDir(t *testing.T) {
+	root := os.Getenv("SEG_DIFF_DIR")
+	if root == "" {
+		t.Skip("SEG_DIFF_DIR is not set")
+	}
+	recs, _ := runDump(t, root)
+	want := byFile(recs)
+	got, err := parser.ParseTree(root, parser.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dis []string
+	nodes := 0
+	for _, f := range got {
+		nodes += len(f.Nodes)
+		dis = append(dis, compareNodes(f.Path, want[f.Path], f)...)
+	}
+	t.Logf("%d files, %d nodes", len(got), nodes)
+	report(t, "ParseTree on "+root, dis)
+}
