@@ -110,16 +110,37 @@ func loadNeeds(root string, c *Config) error {
 		p := filepath.Join(root, UBProjectFile)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			path = p
+		} else {
+			path = findConfPy(root)
 		}
-	}
-	if path == "" && sec == nil {
-		return nil
 	}
 	n := parser.NewNeeds()
 	var ub ubFile
 	var md toml.MetaData
 	var data []byte
-	if path != "" {
+	var linkOrder, fieldOrder []string
+	// A conf.py is read when it enables sphinx-needs; one whose
+	// needs_from_toml names a ubproject.toml hands over to that file.
+	srcdir := ""
+	if strings.HasSuffix(path, ".py") {
+		cp, err := readConfPyNeeds(path)
+		switch {
+		case err != nil:
+			return err
+		case cp == nil:
+			path = ""
+		case cp.toml != "":
+			path, srcdir = cp.toml, cp.dir
+		default:
+			ub, linkOrder, fieldOrder, data = cp.ub, cp.linkOrder, cp.fieldOrder, cp.data
+			c.NeedsFile, c.NeedsRaw = path, data
+			setDocRoot(root, cp.dir, n)
+		}
+	}
+	if path == "" && sec == nil {
+		return nil
+	}
+	if path != "" && !strings.HasSuffix(path, ".py") {
 		var err error
 		data, err = os.ReadFile(path)
 		if err != nil {
@@ -135,13 +156,13 @@ func loadNeeds(root string, c *Config) error {
 		}
 		c.NeedsFile = path
 		c.NeedsRaw = data
-		if rel, err := filepath.Rel(root, filepath.Join(filepath.Dir(path), filepath.FromSlash(ub.Project.Srcdir))); err == nil && !strings.HasPrefix(rel, "..") {
-			if n.DocRoot = filepath.ToSlash(rel); n.DocRoot == "." {
-				n.DocRoot = ""
-			}
+		if srcdir == "" {
+			srcdir = filepath.Join(filepath.Dir(path), filepath.FromSlash(ub.Project.Srcdir))
 		}
+		setDocRoot(root, srcdir, n)
+		linkOrder, fieldOrder = tableKeys(md, "needs", "links"), tableKeys(md, "needs", "fields")
 	}
-	if err := readUBProject(path, data, md, &ub, n); err != nil {
+	if err := readUBProject(path, data, linkOrder, fieldOrder, &ub, n); err != nil {
 		return err
 	}
 	n.Project, n.Version = ub.Project.Name, ub.Project.Version
@@ -173,9 +194,20 @@ func loadNeeds(root string, c *Config) error {
 	return nil
 }
 
-// readUBProject fills n from a decoded ubproject.toml (path "" for none:
-// sphinx-needs' defaults).
-func readUBProject(path string, data []byte, md toml.MetaData, ub *ubFile, n *parser.Needs) error {
+// setDocRoot sets the folder needs.json's docnames start at: Sphinx's
+// source folder, relative to the root ("" for the root itself).
+func setDocRoot(root, srcdir string, n *parser.Needs) {
+	if rel, err := filepath.Rel(root, srcdir); err == nil && !strings.HasPrefix(rel, "..") {
+		if n.DocRoot = filepath.ToSlash(rel); n.DocRoot == "." {
+			n.DocRoot = ""
+		}
+	}
+}
+
+// readUBProject fills n from a decoded ubproject.toml or conf.py (path ""
+// for none: sphinx-needs' defaults). linkOrder and fieldOrder are the keys
+// of [needs.links] and [needs.fields] in file order.
+func readUBProject(path string, data []byte, linkOrder, fieldOrder []string, ub *ubFile, n *parser.Needs) error {
 	fail := func(line int, format string, args ...any) error {
 		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -229,7 +261,7 @@ func readUBProject(path string, data []byte, md toml.MetaData, ub *ubFile, n *pa
 		}
 	}
 	// sphinx-needs 8's [needs.links.NAME] tables, in file order.
-	for i, name := range tableKeys(md, "needs", "links") {
+	for i, name := range linkOrder {
 		if err := addLink("links", i, name, un.Links[name]); err != nil {
 			return err
 		}
@@ -251,7 +283,7 @@ func readUBProject(path string, data []byte, md toml.MetaData, ub *ubFile, n *pa
 		}
 		n.AddOption(name)
 	}
-	for _, name := range tableKeys(md, "needs", "fields") {
+	for _, name := range fieldOrder {
 		if !optionRx.MatchString(name) {
 			return fail(lineOfValue(data, "fields", name), "[needs] fields: %q is not an option name", name)
 		}
