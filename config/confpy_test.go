@@ -54,7 +54,7 @@ html_theme_options = {"logo": f"{project}.png"}
 
 func TestConfPyClassic(t *testing.T) {
 	c := load(t, map[string]string{
-		"docs/conf.py": classicConfPy,
+		"docs/conf.py":   classicConfPy,
 		"docs/index.rst": "",
 		"seg.toml": `
 [needs.types]
@@ -139,7 +139,7 @@ needs_fields = {"asil": {"description": "ASIL"}, "owner": {}}
 // is conf.py's folder.
 func TestConfPyFromToml(t *testing.T) {
 	c := load(t, map[string]string{
-		"docs/source/conf.py":  "extensions = ['sphinxcontrib.needs']\nneeds_from_toml = '../ubproject.toml'\nneeds_types = broken(\n",
+		"docs/source/conf.py": "extensions = ['sphinxcontrib.needs']\nneeds_from_toml = '../ubproject.toml'\nneeds_types = broken(\n",
 		"docs/ubproject.toml": "[needs]\ntypes = [{directive = \"story\", title = \"Story\", prefix = \"US_\"}]\n",
 	})
 	n := c.Parser.Needs
