@@ -56,37 +56,15 @@ func TestConfPyClassic(t *testing.T) {
 	c := load(t, map[string]string{
 		"docs/conf.py":   classicConfPy,
 		"docs/index.rst": "",
-		"seg.toml": `
-[needs.types]
-feat_req = "requirement"
-comp_req = "requirement"
-tc = "test"
-
-[needs.links]
-satisfies = "refines"
-verifies = "verifies"
-`,
+		"seg.toml":       classicMapping,
 	})
 	n := c.Parser.Needs
 	if n == nil {
 		t.Fatal("no project read")
 	}
-	wantTypes := []string{"feat_req=requirement Feature requirement FEAT_", "comp_req=requirement Component requirement COMP_", "tc=test Test case TC_"}
-	if d := cmp.Diff(wantTypes, typesOf(n)); d != "" {
-		t.Errorf("types (-want +got):\n%s", d)
-	}
+	checkClassic(t, n)
 	if n.Types[0].Color != "#BFD8D2" || n.Types[0].Style != "node" {
 		t.Errorf("type attributes: %+v", n.Types[0])
-	}
-	wantLinks := []string{
-		"links (links outgoing / links incoming)",
-		"parent_needs (parent needs / child needs)",
-		"satisfies (satisfies / satisfied by) copy -> refines",
-		"verifies (verifies / verified by) -> verifies",
-		"jira (jira / jira of) dead-ok",
-	}
-	if d := cmp.Diff(wantLinks, linksOf(n)); d != "" {
-		t.Errorf("links (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff([]string{"asil", "security"}, n.Extra); d != "" {
 		t.Errorf("extra options (-want +got):\n%s", d)

@@ -29,9 +29,12 @@ type pyDict struct {
 	vals map[string]any
 }
 
-func (d *pyDict) get(k string) (any, bool) {
-	v, ok := d.vals[k]
-	return v, ok
+// set sets k, keeping the order in which keys first appeared.
+func (d *pyDict) set(k string, v any) {
+	if _, dup := d.vals[k]; !dup {
+		d.keys = append(d.keys, k)
+	}
+	d.vals[k] = v
 }
 
 // pyUnknown is a value seg cannot know without running Python.
@@ -544,10 +547,7 @@ func (p *pyParser) dict() any {
 		if !ok && p.err == "" {
 			return p.fail("a dict key is not a string")
 		}
-		if _, dup := d.vals[ks]; !dup {
-			d.keys = append(d.keys, ks)
-		}
-		d.vals[ks] = v
+		d.set(ks, v)
 		switch p.peek() {
 		case ",":
 			p.i++
@@ -574,10 +574,7 @@ func (p *pyParser) dictCall() any {
 		k := p.toks[p.i].text
 		p.i += 2
 		v := p.expr()
-		if _, dup := d.vals[k]; !dup {
-			d.keys = append(d.keys, k)
-		}
-		d.vals[k] = v
+		d.set(k, v)
 		switch p.peek() {
 		case ",":
 			p.i++

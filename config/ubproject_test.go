@@ -62,6 +62,38 @@ func linksOf(n *parser.Needs) []string {
 	return out
 }
 
+// classicMapping maps the classic test project's types and links.
+const classicMapping = `
+[needs.types]
+feat_req = "requirement"
+comp_req = "requirement"
+tc = "test"
+
+[needs.links]
+satisfies = "refines"
+verifies = "verifies"
+`
+
+// checkClassic checks the types and links of the classic test project,
+// however it was written.
+func checkClassic(t *testing.T, n *parser.Needs) {
+	t.Helper()
+	wantTypes := []string{"feat_req=requirement Feature requirement FEAT_", "comp_req=requirement Component requirement COMP_", "tc=test Test case TC_"}
+	if d := cmp.Diff(wantTypes, typesOf(n)); d != "" {
+		t.Errorf("types (-want +got):\n%s", d)
+	}
+	wantLinks := []string{
+		"links (links outgoing / links incoming)",
+		"parent_needs (parent needs / child needs)",
+		"satisfies (satisfies / satisfied by) copy -> refines",
+		"verifies (verifies / verified by) -> verifies",
+		"jira (jira / jira of) dead-ok",
+	}
+	if d := cmp.Diff(wantLinks, linksOf(n)); d != "" {
+		t.Errorf("links (-want +got):\n%s", d)
+	}
+}
+
 func TestNoNeedsProject(t *testing.T) {
 	c := load(t, map[string]string{"docs/a.rst": ""})
 	if c.Parser.Needs != nil {
@@ -96,35 +128,13 @@ extra_links = [
 ]
 layouts = {clean = {grid = "simple"}}
 `,
-		"seg.toml": `
-[needs.types]
-feat_req = "requirement"
-comp_req = "requirement"
-tc = "test"
-
-[needs.links]
-satisfies = "refines"
-verifies = "verifies"
-`,
+		"seg.toml": classicMapping,
 	})
 	n := c.Parser.Needs
 	if n == nil {
 		t.Fatal("no project read")
 	}
-	wantTypes := []string{"feat_req=requirement Feature requirement FEAT_", "comp_req=requirement Component requirement COMP_", "tc=test Test case TC_"}
-	if d := cmp.Diff(wantTypes, typesOf(n)); d != "" {
-		t.Errorf("types (-want +got):\n%s", d)
-	}
-	wantLinks := []string{
-		"links (links outgoing / links incoming)",
-		"parent_needs (parent needs / child needs)",
-		"satisfies (satisfies / satisfied by) copy -> refines",
-		"verifies (verifies / verified by) -> verifies",
-		"jira (jira / jira of) dead-ok",
-	}
-	if d := cmp.Diff(wantLinks, linksOf(n)); d != "" {
-		t.Errorf("links (-want +got):\n%s", d)
-	}
+	checkClassic(t, n)
 	if d := cmp.Diff([]string{"asil", "security"}, n.Extra); d != "" {
 		t.Errorf("extra options (-want +got):\n%s", d)
 	}
