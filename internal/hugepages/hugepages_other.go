@@ -1,0 +1,6 @@
+//go:build !linux
+
+package hugepages
+
+// Prepare does nothing outside Linux.
+func Prepare(size int) bool { return false }
