@@ -15,7 +15,7 @@ func main() {
 	// a tree grows into gets huge pages (docs/performance.md, "Huge
 	// pages").
 	if len(os.Args) > 1 && !strings.Contains(" version --version -version help -h --help -help ", " "+os.Args[1]+" ") {
-		hugepages.Prepare(512 << 20)
+		hugepages.Prepare(2 << 30)
 	}
 	os.Exit(cli.Execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
