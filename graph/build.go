@@ -3,8 +3,10 @@ package graph
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/seg-trace/seg/parser"
@@ -65,7 +67,7 @@ func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]str
 			keys = append(keys, key{n.ID, n})
 		}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
+	keys = sortParallel(keys, func(a, b key) int {
 		if a.id != b.id {
 			return strings.Compare(a.id, b.id)
 		}
@@ -77,7 +79,6 @@ func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]str
 	}
 
 	g := &Graph{byID: make(map[string]int32, len(kept)), needs: needs}
-	g.nodes = make([]Node, 0, len(kept))
 	pn := make([]*parser.Node, 0, len(kept))
 	for i, n := range kept {
 		if i > 0 && kept[i-1].ID == n.ID {
@@ -92,26 +93,49 @@ func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]str
 			})
 			continue
 		}
-		g.byID[n.ID] = int32(len(g.nodes))
-		g.nodes = g.nodes[:len(g.nodes)+1]
-		initNode(&g.nodes[len(g.nodes)-1], len(g.nodes)-1, n)
-		if needs != nil {
-			g.nodes[len(g.nodes)-1].need = needs.Type(n.Directive) != nil
-			g.nodes[len(g.nodes)-1].parent = parents[n]
-		}
+		g.byID[n.ID] = int32(len(pn))
 		pn = append(pn, n)
 	}
+	// Each node is set up where it lives, and every link entry looked up
+	// in byID, on every core: both only read what is built above and
+	// write their own slots, and the map lookups (cache misses, most of
+	// the build) are what a large tree spends its time on.
+	g.nodes = make([]Node, len(pn))
+	first := make([]int32, len(pn)+1) // node i's entries: targets[first[i]:first[i+1]]
+	for i, n := range pn {
+		k := first[i]
+		for j := range n.Options {
+			k += int32(len(n.Options[j].Links))
+		}
+		first[i+1] = k
+	}
+	targets := make([]int32, first[len(pn)])
+	parallel(len(pn), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			n := pn[i]
+			initNode(&g.nodes[i], i, n)
+			if needs != nil {
+				g.nodes[i].need = needs.Type(n.Directive) != nil
+				g.nodes[i].parent = parents[n]
+			}
+			k := first[i]
+			for j := range n.Options {
+				for _, l := range n.Options[j].Links {
+					to, ok := g.byID[l.ID]
+					if !ok {
+						to = -1
+					}
+					targets[k] = to
+					k++
+				}
+			}
+		}
+	})
 
 	b.g = g
-	nLinks := 0
-	for _, n := range pn {
-		for i := range n.Options {
-			nLinks += len(n.Options[i].Links)
-		}
-	}
-	g.edges = make([]Edge, 0, nLinks)
+	g.edges = make([]Edge, 0, len(targets))
 	for i, n := range pn {
-		b.links(int32(i), n)
+		b.links(int32(i), n, targets[first[i]:first[i+1]])
 	}
 	slices.SortFunc(g.edges, func(x, y Edge) int {
 		if x.from != y.from {
@@ -131,6 +155,57 @@ func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]str
 	b.warnings()
 	b.diags.Sort()
 	return g, b.diags
+}
+
+// sortParallel sorts s by cmp, a total order, sorting its two halves on
+// two cores and merging them when s is large; it may return a new slice.
+func sortParallel[T any](s []T, cmp func(a, b T) int) []T {
+	if len(s) < 4*parallelChunk || runtime.GOMAXPROCS(0) < 2 {
+		slices.SortFunc(s, cmp)
+		return s
+	}
+	mid := len(s) / 2
+	done := make(chan struct{})
+	go func() {
+		slices.SortFunc(s[:mid], cmp)
+		close(done)
+	}()
+	slices.SortFunc(s[mid:], cmp)
+	<-done
+	out := make([]T, 0, len(s))
+	a, b := s[:mid], s[mid:]
+	for len(a) > 0 && len(b) > 0 {
+		if cmp(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// parallelChunk is the least work worth a goroutine (a variable so the
+// tests can compare a parallel build with a sequential one).
+var parallelChunk = 4096
+
+// parallel runs f over [0, n) in as many contiguous chunks as there are
+// cores, and waits. Small inputs run on the caller's goroutine.
+func parallel(n int, f func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/parallelChunk+1)
+	if workers <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
 }
 
 // adjacency fills every node's in and out lists as windows on two shared
@@ -251,11 +326,15 @@ func listedBefore(links []parser.Link, j int) bool {
 }
 
 // links resolves every link entry of node n into edges.
-func (b *builder) links(from int32, n *parser.Node) {
+// links makes the edges of node from, n; targets holds the index of the
+// node every link entry of n names (in option order, -1 when none).
+func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 	g := b.g
 	isNeed := b.needs.Type(n.Directive) != nil
 	for i := range n.Options {
 		o := &n.Options[i]
+		ts := targets[:len(o.Links)]
+		targets = targets[len(o.Links):]
 		if isNeed {
 			if lt := b.needs.Link(o.Name); lt != nil && !repeated(n.Options, i) {
 				b.needLinks(from, o, lt, n.Kind)
@@ -276,8 +355,8 @@ func (b *builder) links(from int32, n *parser.Node) {
 					Span:     l.Span,
 				})
 			}
-			to, ok := g.byID[l.ID]
-			if !ok {
+			to := ts[j]
+			if to < 0 {
 				msg := fmt.Sprintf("unresolved link %q", l.ID)
 				if s := b.suggestion(l.ID, spec.target); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)

@@ -1,0 +1,76 @@
+package graph
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/parser"
+)
+
+// bigTree has enough nodes for Build to work on every core, and every kind
+// of link trouble: unresolved targets, wrong kinds, duplicate IDs,
+// repeated entries, states.
+func bigTree() *segtest.Tree {
+	tr := &segtest.Tree{}
+	for i := range 6000 {
+		parent := fmt.Sprintf("R-%d", i/10)
+		if i%97 == 0 {
+			parent = fmt.Sprintf("MISSING-%d", i)
+		}
+		tr.Req(fmt.Sprintf("R-%d", i), parent)
+		verifies := fmt.Sprintf("R-%d, R-%d (suspect)", i, i/3)
+		if i%89 == 0 {
+			verifies += fmt.Sprintf(", T-%d", i+1) // a test is the wrong kind
+		}
+		if i%83 == 0 {
+			verifies += fmt.Sprintf(", R-%d", i) // listed twice
+		}
+		tr.Test(fmt.Sprintf("T-%d", i), verifies)
+		tr.Impl(fmt.Sprintf("I-%d", i), fmt.Sprintf("R-%d (retired), R-%d", i, i+1))
+		tr.Outcome(fmt.Sprintf("O-%d", i), fmt.Sprintf("T-%d", i), fmt.Sprintf("I-%d", i), []string{"passed", "failed", "skipped"}[i%3])
+		if i%101 == 0 {
+			tr.Req(fmt.Sprintf("R-%d", i), "") // a duplicate ID
+		}
+	}
+	return tr
+}
+
+// A build on every core is the build on one: the same nodes, edges, open
+// links and diagnostics, whatever the order of the input.
+func TestParallelBuildIsSequentialBuild(t *testing.T) {
+	tr := bigTree()
+	if len(tr.Nodes) < 4*parallelChunk {
+		t.Fatalf("only %d nodes: the build would not split", len(tr.Nodes))
+	}
+	opts := cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}), cmp.Comparer(func(a, b *parser.Needs) bool { return a == b })}
+	defer func(c int) { parallelChunk = c }(parallelChunk)
+	parallelChunk = 1 << 30
+	seq, seqDiags := Build(tr.Files(), nil)
+	parallelChunk = 64
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := range 3 {
+		nodes := append([]parser.Node(nil), tr.Nodes...)
+		if round > 0 {
+			r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+		}
+		par, parDiags := Build((&segtest.Tree{Nodes: nodes}).Files(), nil)
+		if diff := cmp.Diff(seq, par, opts); diff != "" {
+			t.Fatalf("round %d: the parallel build differs (-sequential +parallel):\n%s", round, diff)
+		}
+		if diff := cmp.Diff(seqDiags, parDiags); diff != "" {
+			t.Fatalf("round %d: diagnostics differ:\n%s", round, diff)
+		}
+	}
+	codes := map[string]int{}
+	for _, d := range seqDiags {
+		codes[d.Code]++
+	}
+	for _, c := range []string{"unresolved-link", "wrong-kind", "duplicate-id", "duplicate-link"} {
+		if codes[c] == 0 {
+			t.Errorf("the tree makes no %s", c)
+		}
+	}
+}
