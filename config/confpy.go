@@ -77,6 +77,31 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 		return s, true, nil
 	}
 
+	// list and dict return a setting that must be a list or a dict; nil
+	// when it is not set.
+	list := func(name string) ([]any, int, error) {
+		v, line, err := get(name)
+		if err != nil || v == nil {
+			return nil, line, err
+		}
+		items, ok := v.([]any)
+		if !ok {
+			return nil, line, fail(line, "%s is not a list", name)
+		}
+		return items, line, nil
+	}
+	dict := func(name string) (*pyDict, int, error) {
+		v, line, err := get(name)
+		if err != nil || v == nil {
+			return nil, line, err
+		}
+		d, ok := v.(*pyDict)
+		if !ok {
+			return nil, line, fail(line, "%s is not a dict", name)
+		}
+		return d, line, nil
+	}
+
 	if s, ok, err := str("needs_from_toml"); err != nil {
 		return nil, err
 	} else if ok {
@@ -98,13 +123,9 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 	}
 
 	// needs_types: a list of dicts.
-	if v, line, err := get("needs_types"); err != nil {
+	if items, line, err := list("needs_types"); err != nil {
 		return nil, err
-	} else if v != nil {
-		items, ok := v.([]any)
-		if !ok {
-			return nil, fail(line, "needs_types is not a list")
-		}
+	} else if items != nil {
 		ub.Needs.Types = []ubType{}
 		for i, it := range items {
 			d, ok := it.(*pyDict)
@@ -137,13 +158,9 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 		}
 		return l
 	}
-	if v, line, err := get("needs_extra_links"); err != nil {
+	if items, line, err := list("needs_extra_links"); err != nil {
 		return nil, err
-	} else if v != nil {
-		items, ok := v.([]any)
-		if !ok {
-			return nil, fail(line, "needs_extra_links is not a list")
-		}
+	} else {
 		for i, it := range items {
 			d, ok := it.(*pyDict)
 			if !ok {
@@ -153,13 +170,9 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 		}
 	}
 	// sphinx-needs 8: needs_links = {"name": {...}}, needs_fields = {"name": {...}}.
-	if v, line, err := get("needs_links"); err != nil {
+	if d, _, err := dict("needs_links"); err != nil {
 		return nil, err
-	} else if v != nil {
-		d, ok := v.(*pyDict)
-		if !ok {
-			return nil, fail(line, "needs_links is not a dict")
-		}
+	} else if d != nil {
 		ub.Needs.Links = map[string]ubLink{}
 		for _, k := range d.keys {
 			sub, _ := d.vals[k].(*pyDict)
@@ -170,22 +183,14 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 			cp.linkOrder = append(cp.linkOrder, k)
 		}
 	}
-	if v, line, err := get("needs_fields"); err != nil {
+	if d, _, err := dict("needs_fields"); err != nil {
 		return nil, err
-	} else if v != nil {
-		d, ok := v.(*pyDict)
-		if !ok {
-			return nil, fail(line, "needs_fields is not a dict")
-		}
+	} else if d != nil {
 		cp.fieldOrder = slices.Clone(d.keys)
 	}
-	if v, line, err := get("needs_extra_options"); err != nil {
+	if items, _, err := list("needs_extra_options"); err != nil {
 		return nil, err
-	} else if v != nil {
-		items, ok := v.([]any)
-		if !ok {
-			return nil, fail(line, "needs_extra_options is not a list")
-		}
+	} else {
 		for _, it := range items {
 			switch x := it.(type) {
 			case string:
