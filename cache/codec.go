@@ -72,11 +72,12 @@ func count[T any](e *encoder, s []T) {
 }
 
 func (e *encoder) pos(p parser.Pos) {
-	if p.Line > maxLine || p.Line < -maxLine {
+	line := int64(p.Line)
+	if line > maxLine || line < -maxLine {
 		e.err = errors.New("cache: line number out of range")
 		return
 	}
-	zz := uint64(p.Line)<<1 ^ uint64(p.Line>>63)
+	zz := uint64(line)<<1 ^ uint64(line>>63)
 	tag := uint64(fileOther)
 	switch p.File {
 	case e.path:

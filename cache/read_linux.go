@@ -35,7 +35,7 @@ func readFile(name string, buf []byte) ([]byte, time.Time, error) {
 	}
 	mtime := time.Unix(st.Mtim.Unix())
 	size := int(st.Size)
-	if int64(size) != st.Size || size > 1<<40 {
+	if int64(size) != st.Size || st.Size > 1<<40 {
 		return buf, time.Time{}, &fs.PathError{Op: "read", Path: name, Err: syscall.EFBIG}
 	}
 	// One byte more than the size, to see the end of the file in the same

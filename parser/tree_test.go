@@ -3,7 +3,6 @@ package parser
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,8 +51,8 @@ func TestParseTree(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "nowhere.rst"), filepath.Join(root, "dangling.rst")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(root, "fifo.rst"), 0o644); err != nil {
-		t.Fatal(err)
+	if err := mkfifo(filepath.Join(root, "fifo.rst")); err != nil {
+		t.Skip(err)
 	}
 	cfg := DefaultConfig()
 	cfg.Exclude = []string{"drafts", "**/*.draft.rst", "outside/**"}

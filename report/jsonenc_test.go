@@ -79,7 +79,7 @@ func TestJSONAppenderMatchesEncodingJSON(t *testing.T) {
 	n := 7
 	values := []any{
 		"", "plain", string(all), "\u2028\u2029 é 漢 \U0001F600", "\xff\xfe\xc3", "<&>", "\x7f",
-		0, -1, 1 << 62, true, false, nil,
+		0, -1, int64(1 << 62), true, false, nil,
 		[]string{}, []string(nil), []any{1, "x", nil, []int{}},
 		jsonInner{}, jsonInner{A: "x", B: []int{1, 2}}, &jsonInner{}, (*jsonInner)(nil),
 		jsonEmbedded{jsonInner{"y", nil}, 3},

@@ -2,6 +2,7 @@ package hugepages
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -18,22 +19,24 @@ const madvHugepage = 14 // MADV_HUGEPAGE
 // pages everywhere, when it refuses to overcommit (the mapping could fail),
 // or when SEG_HUGEPAGES=off. The size is capped at a quarter of the
 // machine's memory. It reports whether it advised.
-func Prepare(size int) bool {
+func Prepare(size int64) bool {
 	if os.Getenv("SEG_HUGEPAGES") == "off" || !madviseMode() || strictOvercommit() {
 		return false
 	}
 	if total := memTotal(); total > 0 {
 		size = min(size, total/4)
 	}
+	// A 32-bit address space has no room for a large heap to prepare.
+	size = min(size, int64(math.MaxInt/4))
 	if size < 4<<20 {
 		return false
 	}
 	// Fresh memory from the kernel is zero, so this neither zeroes nor
 	// touches a page: it only maps the heap arenas.
-	big := make([]byte, size)
+	big := make([]byte, int(size))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(big)))
 	start := p &^ (2<<20 - 1)
-	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, start, p+uintptr(size)-start, madvHugepage)
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, start, p+uintptr(len(big))-start, madvHugepage)
 	big = nil
 	runtime.GC()
 	return errno == 0
@@ -53,14 +56,14 @@ func strictOvercommit() bool {
 }
 
 // memTotal is the machine's memory in bytes, or 0.
-func memTotal() int {
+func memTotal() int64 {
 	b, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0
 	}
 	for _, line := range bytes.Split(b, []byte("\n")) {
 		if f := bytes.Fields(line); len(f) >= 2 && string(f[0]) == "MemTotal:" {
-			kb, _ := strconv.Atoi(string(f[1]))
+			kb, _ := strconv.ParseInt(string(f[1]), 10, 64)
 			return kb << 10
 		}
 	}

@@ -3,4 +3,4 @@
 package hugepages
 
 // Prepare does nothing outside Linux.
-func Prepare(size int) bool { return false }
+func Prepare(size int64) bool { return false }
