@@ -2,7 +2,9 @@ package hugepages
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"testing"
@@ -23,7 +25,7 @@ func anonHuge(t *testing.T) int {
 	return 0
 }
 
-func vmstat(t *testing.T, key string) int {
+func vmstat(key string) int {
 	b, _ := os.ReadFile("/proc/vmstat")
 	for _, line := range bytes.Split(b, []byte("\n")) {
 		if f := bytes.Fields(line); len(f) == 2 && string(f[0]) == key {
@@ -34,15 +36,46 @@ func vmstat(t *testing.T, key string) int {
 	return 0
 }
 
-// After Prepare, memory the heap grows into is backed by huge pages.
+// After Prepare, memory the heap grows into is backed by huge pages. The
+// check runs in a new process, as seg calls Prepare: first, on an empty
+// heap.
 func TestPrepare(t *testing.T) {
-	if runtime.GOOS != "linux" || !madviseMode() || strictOvercommit() {
+	if !madviseMode() || strictOvercommit() {
 		t.Skip("transparent huge pages are not in madvise mode here")
 	}
-	before, fellBack := anonHuge(t), vmstat(t, "thp_fault_fallback")
-	if !Prepare(256 << 20) {
-		t.Fatal("Prepare did not advise")
+	fellBack := vmstat("thp_fault_fallback")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPrepareChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "SEG_HUGEPAGES_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
 	}
+	var before, after int
+	var advised bool
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		if _, err := fmt.Sscanf(string(bytes.TrimSpace(line)), "advised=%t before=%d after=%d", &advised, &before, &after); err == nil {
+			break
+		}
+	}
+	t.Logf("AnonHugePages %d kB before, %d kB after touching 64 MB", before, after)
+	if !advised {
+		t.Fatalf("Prepare did not advise:\n%s", out)
+	}
+	if after <= before {
+		if vmstat("thp_fault_fallback") > fellBack {
+			t.Skip("the kernel had no free huge page to give (thp_fault_fallback grew)")
+		}
+		t.Errorf("no huge pages: %d kB before, %d kB after\n%s", before, after, out)
+	}
+}
+
+// TestPrepareChild is TestPrepare's new process.
+func TestPrepareChild(t *testing.T) {
+	if os.Getenv("SEG_HUGEPAGES_CHILD") != "1" {
+		t.Skip("run by TestPrepare")
+	}
+	before := anonHuge(t)
+	advised := Prepare(256 << 20)
 	var keep [][]byte
 	for range 64 {
 		b := make([]byte, 1<<20)
@@ -51,14 +84,7 @@ func TestPrepare(t *testing.T) {
 		}
 		keep = append(keep, b)
 	}
-	after := anonHuge(t)
-	t.Logf("AnonHugePages %d kB before, %d kB after touching 64 MB", before, after)
-	if after <= before {
-		if vmstat(t, "thp_fault_fallback") > fellBack {
-			t.Skip("the kernel had no free huge page to give (thp_fault_fallback grew)")
-		}
-		t.Errorf("no huge pages: %d kB before, %d kB after", before, after)
-	}
+	fmt.Printf("advised=%t before=%d after=%d\n", advised, before, anonHuge(t))
 	runtime.KeepAlive(keep)
 }
 
