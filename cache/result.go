@@ -2,7 +2,6 @@ package cache
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -29,14 +28,11 @@ import (
 
 // Scan is a tree listed, read and hashed, but not parsed.
 type Scan struct {
-	root string
-	cfg  *parser.Config
-	list []parser.Listed
-	sums [][32]byte
-	bad  []*parser.File // the File of an unreadable file, nil otherwise
-	// src holds the bytes of the files that had no entry when scanned,
-	// so that a cold run reads each file once.
-	src   [][]byte
+	root  string
+	cfg   *parser.Config
+	list  []parser.Listed
+	sums  [][32]byte
+	bad   []*parser.File // the File of an unreadable file, nil otherwise
 	early []*parser.File // the folders that could not be listed
 	tree  [32]byte
 	// changed is set when a file read again for parsing was not what the
@@ -59,17 +55,16 @@ func (c *Cache) Scan(root string, cfg *parser.Config) (*Scan, error) {
 		return nil, err
 	}
 	s := &Scan{root: root, cfg: cfg, list: list, early: early,
-		sums: make([][32]byte, len(list)), bad: make([]*parser.File, len(list)), src: make([][]byte, len(list))}
+		sums: make([][32]byte, len(list)), bad: make([]*parser.File, len(list))}
+	// The sources are not kept: most runs end at a stored report, and
+	// after an edit only the changed files are read again. Only a cold
+	// run reads every file twice.
 	each(len(list), func(i int, buf []byte) []byte {
 		src, bad := readSource(root, list[i], buf)
 		if bad != nil {
 			s.bad[i] = bad
-			return src
-		}
-		s.sums[i] = sha256.Sum256(src)
-		k := c.key(list[i].Path, &s.sums[i])
-		if _, name := c.entryPath(&k); !exists(name) {
-			s.src[i] = bytes.Clone(src)
+		} else {
+			s.sums[i] = sha256.Sum256(src)
 		}
 		return src
 	})
@@ -109,13 +104,6 @@ func (c *Cache) Parse(s *Scan) ([]*parser.File, Stats) {
 		}
 		rel := s.list[i].Path
 		k := c.key(rel, &s.sums[i])
-		if src := s.src[i]; src != nil {
-			s.src[i] = nil
-			c.misses.Add(1)
-			files[i] = parser.ParseFile(rel, src, s.cfg)
-			c.store(&k, files[i])
-			return buf
-		}
 		if f := c.lookup(&k, rel); f != nil {
 			files[i] = f
 			return buf
@@ -289,9 +277,4 @@ func (w *ResultWriter) Discard() {
 		os.Remove(w.f.Name())
 		w.f = nil
 	}
-}
-
-func exists(name string) bool {
-	_, err := os.Stat(name)
-	return err == nil
 }

@@ -87,12 +87,17 @@ func TestFileChangedDuringRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Not in the cache yet: the scan kept the bytes it hashed, so the
-	// parse is of what was hashed, whatever happens to the file now.
+	// Cold: a.rst has no entry, so it is read for its parse, and is not
+	// what the scan hashed.
 	os.WriteFile(filepath.Join(dir, "a.rst"), []byte(strings.Replace(node, "%s", "A-9", 1)), 0o644)
-	before, _ := c.Parse(s)
-	if s.changed.Load() || !hasID(before, "A-1") {
-		t.Fatal("a cold parse did not use the bytes it hashed")
+	files, _ := c.Parse(s)
+	if !s.changed.Load() || !hasID(files, "A-9") {
+		t.Fatalf("cold: changed %v, A-9 parsed %v", s.changed.Load(), hasID(files, "A-9"))
+	}
+	// Unchanged since the scan: nothing is marked.
+	s, _ = c.Scan(dir, nil)
+	if c.Parse(s); s.changed.Load() {
+		t.Fatal("an unchanged tree was seen to change")
 	}
 	// Warm, with a.rst's entry gone: it is read again, and is not what the
 	// scan saw.
@@ -102,7 +107,7 @@ func TestFileChangedDuringRun(t *testing.T) {
 	_, name := c.entryPath(&k)
 	os.Remove(name)
 	os.WriteFile(filepath.Join(dir, "a.rst"), []byte(strings.Replace(node, "%s", "A-7", 1)), 0o644)
-	files, _ := c.Parse(s)
+	files, _ = c.Parse(s)
 	if !s.changed.Load() {
 		t.Fatal("the change went unnoticed")
 	}
