@@ -21,7 +21,6 @@ type options struct {
 	resultsConfig string
 	noCache       bool
 	only          stringList
-	onlyFiles     bool
 	blame         string
 	minCoverage   float64
 	linkTemplate  string

@@ -30,17 +30,25 @@ func setCacheStats(s cache.Stats) {
 // folder, a binary that cannot be identified). Both ways give the same
 // files (docs/performance.md, "The parse cache").
 func parseTree(root string, cfg *config.Config, o *options) ([]*parser.File, error) {
-	if !o.noCache {
-		if base, ok := cache.BaseDir(); ok {
-			if c := cache.Open(base, Version, cfg.Parser); c != nil {
-				files, stats, err := c.ParseTree(root, cfg.Parser)
-				setCacheStats(stats)
-				return files, err
-			}
-		}
+	if c := openCache(cfg, o); c != nil {
+		files, stats, err := c.ParseTree(root, cfg.Parser)
+		setCacheStats(stats)
+		return files, err
 	}
 	setCacheStats(cache.Stats{})
 	return parser.ParseTree(root, cfg.Parser)
+}
+
+// openCache is the cache this run may use, or nil.
+func openCache(cfg *config.Config, o *options) *cache.Cache {
+	if o.noCache {
+		return nil
+	}
+	base, ok := cache.BaseDir()
+	if !ok {
+		return nil
+	}
+	return cache.Open(base, Version, cfg.Parser)
 }
 
 // memo is the stored result of one seg check run (cache/result.go): the
@@ -59,14 +67,10 @@ type memo struct {
 // depends on besides the tree, the configuration, the evaluation date and
 // the working folder, which memo adds.
 func (in *input) memo(parts ...string) *memo {
-	if in.o.noCache || len(in.o.results) > 0 || len(in.cfg.Results) > 0 {
+	if len(in.o.results) > 0 || len(in.cfg.Results) > 0 {
 		return nil
 	}
-	base, ok := cache.BaseDir()
-	if !ok {
-		return nil
-	}
-	c := cache.Open(base, Version, in.cfg.Parser)
+	c := openCache(in.cfg, in.o)
 	if c == nil {
 		return nil
 	}

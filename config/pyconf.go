@@ -50,7 +50,7 @@ type pyVar struct {
 }
 
 type pyTok struct {
-	kind byte // 'n' name, 's' string, '#' number, 'f' f-string, 'o' operator, '\n' end of a logical line
+	kind byte // 'n' name, 's' string, '#' number, 'f' f-string, 'o' operator, '\n' end of a logical line, ';' end of a statement on it
 	text string
 	line int
 	col  int // 0-based column of the first byte

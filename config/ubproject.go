@@ -121,8 +121,9 @@ func loadNeeds(root string, c *Config) error {
 	var linkOrder, fieldOrder []string
 	// A conf.py is read when it enables sphinx-needs; one whose
 	// needs_from_toml names a ubproject.toml hands over to that file.
-	srcdir := ""
+	srcdir, readTOML := "", path != ""
 	if strings.HasSuffix(path, ".py") {
+		readTOML = false
 		cp, err := readConfPyNeeds(path)
 		switch {
 		case err != nil:
@@ -130,7 +131,7 @@ func loadNeeds(root string, c *Config) error {
 		case cp == nil:
 			path = ""
 		case cp.toml != "":
-			path, srcdir = cp.toml, cp.dir
+			path, srcdir, readTOML = cp.toml, cp.dir, true
 		default:
 			ub, linkOrder, fieldOrder, data = cp.ub, cp.linkOrder, cp.fieldOrder, cp.data
 			c.NeedsFile, c.NeedsRaw = path, data
@@ -140,7 +141,7 @@ func loadNeeds(root string, c *Config) error {
 	if path == "" && sec == nil {
 		return nil
 	}
-	if path != "" && !strings.HasSuffix(path, ".py") {
+	if readTOML {
 		var err error
 		data, err = os.ReadFile(path)
 		if err != nil {

@@ -78,7 +78,7 @@ func WriteJSON(w io.Writer, c *Check) error {
 	doc := jsonCheck{
 		Schema:       "seg-check/1",
 		At:           Date(c.At),
-		Summary:      jsonSummary{n.Requirements, n.Satisfied, n.Unsatisfied, n.Errors, n.Warnings},
+		Summary:      jsonSummary(n),
 		Requirements: []jsonRequirement{},
 		Diagnostics:  []jsonDiagnostic{},
 	}

@@ -426,10 +426,6 @@ func waiverText(w MatrixWaiver) string {
 	return s + ")"
 }
 
-func reasonText(r MatrixReason) string {
-	return fmt.Sprintf("%s: %s [%s]", at(r.File, r.Line, r.Column), r.Message, r.Code)
-}
-
 // WriteMatrixCSV writes one header line and one line per requirement
 // (RFC 4180). Lists inside a cell are separated by "; ". The coverage
 // figures are not in the CSV: a second table would break every CSV reader

@@ -218,7 +218,7 @@ func WriteSARIF(w io.Writer, c *Check, version string) error {
 		ColumnKind: "unicodeCodePoints",
 		Properties: sarifRunProperties{
 			At:      Date(c.At),
-			Summary: jsonSummary{n.Requirements, n.Satisfied, n.Unsatisfied, n.Errors, n.Warnings},
+			Summary: jsonSummary(n),
 		},
 	}
 	ruleRef := func(code string) *int {

@@ -597,7 +597,6 @@ func (w *renderer) unknown(ind int, kind uint8, idx int32, owner, misspelt, valu
 }
 
 func (t *Tree) reqID(i int32) string  { return t.reqs[i].id }
-func (t *Tree) testID(i int32) string { return t.tests[i].id }
 func (t *Tree) implID(i int32) string { return t.impls[i].id }
 func (t *Tree) outID(i int32) string  { return t.outs[i].id }
 
