@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // The benchmarks run on a generated tree named by SEG_BENCH_TREE (for
@@ -22,31 +23,34 @@ func benchTree(b *testing.B) string {
 }
 
 // benchEntries parses the tree once and encodes every file.
-func benchEntries(b *testing.B, root string) (srcs [][]byte, payloads [][]byte) {
-	paths, _, err := ListFiles(root, nil)
+func benchEntries(b *testing.B, root string) (srcs [][]byte, payloads [][]byte, files []*source.File) {
+	list, _, err := parser.ListFiles(root, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	cfg := parser.DefaultConfig()
-	for _, p := range paths {
-		src, err := os.ReadFile(filepath.Join(root, p))
+	fs := source.NewFileSet()
+	for _, l := range list {
+		src, err := os.ReadFile(filepath.Join(root, l.Path))
 		if err != nil {
 			b.Fatal(err)
 		}
-		f := parser.ParseFile(p, src, cfg)
+		sf := fs.Add(l.Path, len(src), source.Docutils)
+		f := parser.ParseFile(sf, src, cfg)
 		enc, err := appendFile(nil, f)
 		if err != nil {
 			b.Fatal(err)
 		}
 		srcs = append(srcs, src)
 		payloads = append(payloads, enc)
+		files = append(files, sf)
 	}
-	return srcs, payloads
+	return srcs, payloads, files
 }
 
 func BenchmarkTreeCodec(b *testing.B) {
 	root := benchTree(b)
-	srcs, payloads := benchEntries(b, root)
+	srcs, payloads, files := benchEntries(b, root)
 	var n int64
 	for _, p := range payloads {
 		n += int64(len(p))
@@ -59,8 +63,8 @@ func BenchmarkTreeCodec(b *testing.B) {
 	b.Run("decode", func(b *testing.B) {
 		b.SetBytes(n)
 		for b.Loop() {
-			for _, p := range payloads {
-				if _, err := decodeFile(p); err != nil {
+			for i, p := range payloads {
+				if _, err := decodeFile(p, files[i]); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -74,49 +78,4 @@ func BenchmarkTreeCodec(b *testing.B) {
 			}
 		}
 	})
-	// Reading every file into one reused buffer: the cost of the system
-	// calls and the copies, without fresh memory.
-	b.Run("read-sources", func(b *testing.B) {
-		paths, _, _ := ListFiles(root, nil)
-		b.SetBytes(srcBytes)
-		var buf []byte
-		for b.Loop() {
-			for _, p := range paths {
-				buf, _ = readSource(root, parser.Listed{Path: p}, buf)
-			}
-		}
-	})
-	// The same bytes in one file.
-	b.Run("read-one-file", func(b *testing.B) {
-		one := filepath.Join(b.TempDir(), "all")
-		var all []byte
-		for _, s := range srcs {
-			all = append(all, s...)
-		}
-		os.WriteFile(one, all, 0o644)
-		b.SetBytes(srcBytes)
-		buf := make([]byte, len(all)+1)
-		for b.Loop() {
-			if _, _, err := readFile(one, buf); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// BenchmarkWarmParseTree is a warm ParseTree: every entry is in the cache
-// (a temporary one, filled before the timer starts).
-func BenchmarkWarmParseTree(b *testing.B) {
-	root := benchTree(b)
-	c := Open(b.TempDir(), "bench", nil)
-	if _, _, err := c.ParseTree(root, nil); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		c := Open(c.dir[:len(c.dir)-len(subdir)-1], "bench", nil)
-		_, st, err := c.ParseTree(root, nil)
-		if err != nil || st.Hits != st.Files {
-			b.Fatalf("%+v %v", st, err)
-		}
-	}
 }

@@ -20,7 +20,6 @@
 package cache
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -30,7 +29,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -40,6 +38,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // Environment variables.
@@ -59,7 +58,7 @@ const DefaultMaxBytes = 1 << 30
 
 // formatVersion is the entry layout's version: change it with the layout
 // or the payload encoding. It is in both the key and every entry.
-const formatVersion = 2
+const formatVersion = 3
 
 // Entry layout:
 //
@@ -243,9 +242,9 @@ func (c *Cache) entryPath(k *[32]byte) (dir, name string) {
 
 // load returns the entry for k, or nil when there is none or it is not
 // sound (found reports that there was a file).
-func (c *Cache) load(k *[32]byte, rel string) (f *parser.File, found bool) {
+func (c *Cache) load(k *[32]byte, sf *source.File) (f *parser.File, found bool) {
 	_, name := c.entryPath(k)
-	buf, mtime, err := readFile(name, nil)
+	buf, mtime, err := readEntry(name)
 	if err != nil {
 		return nil, !errors.Is(err, fs.ErrNotExist)
 	}
@@ -253,8 +252,8 @@ func (c *Cache) load(k *[32]byte, rel string) (f *parser.File, found bool) {
 	if !ok {
 		return nil, true
 	}
-	f, err = decodeFile(payload)
-	if err != nil || f.Path != rel {
+	f, err = decodeFile(payload, sf)
+	if err != nil {
 		return nil, true
 	}
 	touch(name, mtime)
@@ -299,14 +298,6 @@ func encodeEntry(k *[32]byte, f *parser.File) ([]byte, error) {
 	}
 	binary.LittleEndian.PutUint64(buf[37:], uint64(len(buf)-headerLen))
 	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crcTable)), nil
-}
-
-// store writes the entry for k. Failure only means the next run parses
-// the file again.
-func (c *Cache) store(k *[32]byte, f *parser.File) {
-	if data, err := encodeEntry(k, f); err == nil {
-		c.storeEntry(k, data)
-	}
 }
 
 // storeEntry writes a framed entry into place.
@@ -354,75 +345,12 @@ func writeAtomic(dir, name string, data []byte) error {
 	return err
 }
 
-// ParseTree is parser.ParseTree through the cache: the same files, in the
-// same order, with the same content. Files are read, hashed and looked up
-// on GOMAXPROCS workers; a file without a sound entry is parsed and its
-// entry written. A root inside the cache's folder, or a cache folder
-// inside the root, is read without the cache.
-func (c *Cache) ParseTree(root string, cfg *parser.Config) ([]*parser.File, Stats, error) {
-	if cfg == nil {
-		cfg = parser.DefaultConfig()
-	}
-	if c.overlaps(root) {
-		files, err := parser.ParseTree(root, cfg)
-		return files, Stats{Files: len(files), Misses: len(files)}, err
-	}
-	list, early, err := parser.ListFiles(root, cfg)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	files := make([]*parser.File, len(list))
-	each(len(list), func(i int, buf []byte) []byte {
-		rel := list[i].Path
-		src, bad := readSource(root, list[i], buf)
-		if bad != nil {
-			files[i] = bad
-			return src
-		}
-		sum := sha256.Sum256(src)
-		files[i] = c.lookupOrParse(rel, &sum, src, cfg)
-		return src
-	})
-	return c.finish(files, early), c.Stats(len(list)), nil
-}
-
-// each runs f(i, buf) for i in [0, n) on GOMAXPROCS workers; buf is the
-// worker's read buffer, which f returns for reuse: a warm run keeps no
-// source, and fresh memory is what costs most on a busy machine.
-func each(n int, f func(i int, buf []byte) []byte) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				buf = f(i, buf)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// lookupOrParse returns the entry for the file rel whose bytes, src, hash
-// to sum, or parses src and writes its entry.
-func (c *Cache) lookupOrParse(rel string, sum *[32]byte, src []byte, cfg *parser.Config) *parser.File {
-	k := c.key(rel, sum)
-	if f := c.lookup(&k, rel); f != nil {
-		return f
-	}
-	return c.parseAndStore(&k, rel, src, cfg)
-}
-
-// lookup returns the sound entry for k, counting a hit, or nil, counting a
-// damaged entry.
-func (c *Cache) lookup(k *[32]byte, rel string) *parser.File {
-	f, found := c.load(k, rel)
+// Lookup returns the sound entry of the file sf whose bytes hash to sum,
+// counting a hit, or nil, counting a miss (and a damaged entry as corrupt).
+// A hit sets sf's line table.
+func (c *Cache) Lookup(sf *source.File, sum *[32]byte) *parser.File {
+	k := c.key(sf.Name(), sum)
+	f, found := c.load(&k, sf)
 	if f != nil {
 		c.hits.Add(1)
 		return f
@@ -430,31 +358,29 @@ func (c *Cache) lookup(k *[32]byte, rel string) *parser.File {
 	if found {
 		c.corrupt.Add(1)
 	}
+	c.misses.Add(1)
 	return nil
 }
 
-// parseAndStore parses src, the bytes of the file rel, and writes its
-// entry under k.
-func (c *Cache) parseAndStore(k *[32]byte, rel string, src []byte, cfg *parser.Config) *parser.File {
-	c.misses.Add(1)
-	// The parser may keep views of its input: give it its own copy.
-	f := parser.ParseFile(rel, bytes.Clone(src), cfg)
-	c.store(k, f)
-	return f
+// Store writes the entry of f, the parse of a file whose bytes hash to
+// sum. Failure only means the next run parses the file again.
+func (c *Cache) Store(sum *[32]byte, f *parser.File) {
+	k := c.key(f.Path, sum)
+	if data, err := encodeEntry(&k, f); err == nil {
+		c.storeEntry(&k, data)
+	}
 }
 
-// finish puts the files in the parser's order and prunes when this run
-// wrote.
-func (c *Cache) finish(files, early []*parser.File) []*parser.File {
-	files = append(files, early...)
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+// Finish prunes the cache when this run wrote to it (and no run did so
+// lately): call it once a run is done with the cache.
+func (c *Cache) Finish() {
 	if c.written.Load() > 0 {
 		c.maybePrune()
 	}
-	return files
 }
 
-// Stats reports what the cache did so far.
+// Stats reports what the cache did so far; files is the number of files
+// the run read.
 func (c *Cache) Stats(files int) Stats {
 	return Stats{
 		Files: files, Hits: int(c.hits.Load()), Misses: int(c.misses.Load()),
@@ -463,9 +389,10 @@ func (c *Cache) Stats(files int) Stats {
 	}
 }
 
-// overlaps reports whether the root and the cache folder contain one
-// another: the cache is never kept inside a tree.
-func (c *Cache) overlaps(root string) bool {
+// Overlaps reports whether the root and the cache folder contain one
+// another: the cache is never kept inside a tree, and a tree that holds
+// it is read without it.
+func (c *Cache) Overlaps(root string) bool {
 	r, err := filepath.Abs(root)
 	if err != nil {
 		return true
@@ -553,4 +480,25 @@ func Prune(dir string, maxBytes int64) int {
 		}
 	}
 	return removed
+}
+
+// readEntry reads an entry and its modification time.
+func readEntry(name string) ([]byte, time.Time, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	if !st.Mode().IsRegular() || st.Size() > 1<<40 {
+		return nil, time.Time{}, errors.New("cache: not an entry")
+	}
+	buf := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return nil, time.Time{}, err
+	}
+	return buf, st.ModTime(), nil
 }

@@ -2,6 +2,8 @@ package cache
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,7 +16,60 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
+
+// parseAll parses every file of a tree (listed as seg lists it) through
+// the cache, as a run does, into a new FileSet.
+func parseAll(t *testing.T, c *Cache, dir string, cfg *parser.Config) []*parser.File {
+	t.Helper()
+	list, _, err := parser.ListFiles(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := source.NewFileSet()
+	var out []*parser.File
+	for _, l := range list {
+		src, err := os.ReadFile(filepath.Join(dir, l.Path))
+		if err != nil {
+			continue
+		}
+		sf := fs.Add(l.Path, len(src), source.Docutils)
+		sum := sha256.Sum256(src)
+		f := c.Lookup(sf, &sum)
+		if f == nil {
+			f = parser.ParseFile(sf, src, cfg)
+			c.Store(&sum, f)
+		}
+		out = append(out, f)
+	}
+	c.Finish()
+	return out
+}
+
+// summary renders parsed files with every position resolved, to compare
+// parses made in different FileSets.
+func summary(files []*parser.File) []string {
+	var out []string
+	for _, f := range files {
+		for _, n := range f.Nodes {
+			s := fmt.Sprintf("%s %s %s %q %q broken=%v", f.Position(n.Pos), n.Directive, n.ID, n.Title, n.Body, n.Broken)
+			for _, o := range n.Options {
+				s += fmt.Sprintf(" :%s:%s@%s", o.Name, o.Value, f.Position(o.ValuePos))
+				for _, l := range o.Links {
+					s += fmt.Sprintf(" [%s %s %s-%s]", l.ID, l.State, f.Position(l.Span.Start), f.Position(l.Span.End))
+				}
+			}
+			out = append(out, s)
+		}
+		for _, d := range f.Diagnostics {
+			out = append(out, fmt.Sprintf("%s %s %s", f.Position(d.Span.Start), d.Code, d.Message))
+		}
+	}
+	return out
+}
+
+const node = ".. sreq:: Title\n   :id: %s\n   :refines: P\n\n   Body.\n"
 
 // tree writes files (slash paths) under a new folder.
 func tree(t *testing.T, files map[string]string) string {
@@ -32,64 +87,141 @@ func tree(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-const node = ".. sreq:: Title\n   :id: %s\n   :refines: P\n\n   Body.\n"
-
 func sample() map[string]string {
 	return map[string]string{
-		"a.rst":                        strings.Replace(node, "%s", "A-1", 1),
-		"docs/b.rst":                   strings.Replace(node, "%s", "B-1", 1) + "\n" + strings.Replace(node, "%s", "B 2", 1),
-		"docs/deep/c.rst":              ".. test:: T\n   :id: T-1\n   :verifies: A-1 (suspect), B-1 (bogus)\n   :unknown: x\n",
-		"docs/bad.rst":                 "\xff\xfe not UTF-8\n",
-		"docs/empty.rst":               "",
-		"docs/bom.rst":                 "\xef\xbb\xbf.. impl:: I\n   :id: I-1\r\n   :implements: A-1\r\n",
-		".hidden/x.rst":                strings.Replace(node, "%s", "H-1", 1),
-		"docs/.x.rst":                  strings.Replace(node, "%s", "H-2", 1),
-		"_build/x.rst":                 strings.Replace(node, "%s", "H-3", 1),
-		"docs/node_modules/x.rst":      strings.Replace(node, "%s", "H-4", 1),
-		"vendor/x.rst":                 strings.Replace(node, "%s", "H-5", 1),
-		"drafts/one/x.rst":             strings.Replace(node, "%s", "X-1", 1),
-		"docs/gen/deep/er/x.rst":       strings.Replace(node, "%s", "X-2", 1),
-		"notes.txt":                    "not rst",
-		"docs/x.rst.bak":               "not rst",
-		"docs/sub/same-name-dir.rst/y": "a folder named like a file",
+		"a.rst":           strings.Replace(node, "%s", "A-1", 1),
+		"docs/b.rst":      strings.Replace(node, "%s", "B-1", 1) + "\n" + strings.Replace(node, "%s", "B 2", 1),
+		"docs/deep/c.rst": ".. test:: T\n   :id: T-1\n   :verifies: A-1 (suspect), B-1 (bogus)\n   :unknown: x\n",
+		"docs/bom.rst":    "\xef\xbb\xbf.. impl:: I\n   :id: I-1\r\n   :implements: A-1\r\n",
+		"docs/empty.rst":  "",
 	}
 }
 
-func excludeConfig() *parser.Config {
-	cfg := parser.DefaultConfig()
-	cfg.Exclude = []string{"drafts/**", "docs/**/er"}
-	return cfg
-}
-
-// specials adds what only a real file system has: links to a file and to
-// a folder, a FIFO, a dangling link, a link loop.
-func specials(t *testing.T, dir string) {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		return // links need a privilege there
-	}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
+// Entries give exactly what the parser gives; the key holds the path, the
+// content, the configuration and the version, not the excluded globs.
+func TestLookupStore(t *testing.T) {
+	dir := tree(t, sample())
+	want := summary(parseAll(t, Open(t.TempDir(), "test", nil), dir, nil))
+	_, base := newCache(t)
+	for run := range 2 {
+		c := Open(base, "test", nil)
+		if diff := cmp.Diff(want, summary(parseAll(t, c, dir, nil))); diff != "" {
+			t.Fatalf("run %d: differs from the parser (-want +got):\n%s", run, diff)
+		}
+		if st := c.Stats(0); run == 1 && (st.Misses != 0 || st.Hits != 5) || run == 0 && st.Misses != 5 {
+			t.Fatalf("run %d: %+v", run, st)
 		}
 	}
-	must(os.Symlink("a.rst", filepath.Join(dir, "link-to-file.rst")))
-	must(os.Symlink("docs", filepath.Join(dir, "link-to-dir")))
-	must(os.Symlink("docs", filepath.Join(dir, "link-to-dir.rst")))
-	must(os.Symlink("nowhere.rst", filepath.Join(dir, "dangling.rst")))
-	must(os.Symlink("loop.rst", filepath.Join(dir, "loop.rst")))
-	if mkfifo(filepath.Join(dir, "docs", "fifo.rst")) == nil {
-		must(os.Symlink("docs/fifo.rst", filepath.Join(dir, "link-to-fifo.rst")))
+	stats := func(version string, cfg *parser.Config) Stats {
+		c := Open(base, version, cfg)
+		parseAll(t, c, dir, cfg)
+		return c.Stats(0)
+	}
+	if st := stats("v2", nil); st.Misses != 5 {
+		t.Fatalf("another version hit: %+v", st)
+	}
+	cfg := parser.DefaultConfig()
+	cfg.ExtraOptions["status"] = true
+	if st := stats("test", cfg); st.Misses != 5 {
+		t.Fatalf("another config hit: %+v", st)
+	}
+	cfg = parser.DefaultConfig()
+	cfg.Exclude = []string{"nothing/**"}
+	if st := stats("test", cfg); st.Hits != 5 {
+		t.Fatalf("exclude should not change the key: %+v", st)
+	}
+	os.WriteFile(filepath.Join(dir, "a.rst"), []byte(strings.Replace(node, "%s", "A-2", 1)), 0o644)
+	if st := stats("test", nil); st.Misses != 1 {
+		t.Fatalf("changed content hit: %+v", st)
+	}
+	os.Rename(filepath.Join(dir, "a.rst"), filepath.Join(dir, "z.rst"))
+	if st := stats("test", nil); st.Misses != 1 {
+		t.Fatalf("renamed file hit: %+v", st)
 	}
 }
 
-func paths(files []*parser.File) []string {
-	var out []string
-	for _, f := range files {
-		out = append(out, f.Path)
+// Every way an entry can go bad is seen: the lookup misses, counts it,
+// and the entry stored again is the one a sound run writes.
+func TestDamagedEntriesAreRebuilt(t *testing.T) {
+	dir := tree(t, sample())
+	c, base := newCache(t)
+	want := summary(parseAll(t, c, dir, nil))
+	ents := entryFiles(t, c)
+	if len(ents) == 0 {
+		t.Fatal("no entries written")
 	}
-	return out
+	orig := map[string][]byte{}
+	for _, e := range ents {
+		orig[e], _ = os.ReadFile(e)
+	}
+	damages := map[string]func(name string, b []byte) []byte{
+		"empty":         func(_ string, b []byte) []byte { return nil },
+		"truncated":     func(_ string, b []byte) []byte { return b[:len(b)-1] },
+		"half":          func(_ string, b []byte) []byte { return b[:len(b)/2] },
+		"header only":   func(_ string, b []byte) []byte { return b[:headerLen] },
+		"longer":        func(_ string, b []byte) []byte { return append(b, 0) },
+		"magic":         func(_ string, b []byte) []byte { b[0] ^= 1; return b },
+		"version":       func(_ string, b []byte) []byte { b[4]++; return b },
+		"key":           func(_ string, b []byte) []byte { b[10] ^= 0x80; return b },
+		"length":        func(_ string, b []byte) []byte { b[37]++; return b },
+		"payload bit":   func(_ string, b []byte) []byte { b[headerLen+len(b[headerLen:])/2] ^= 4; return b },
+		"checksum":      func(_ string, b []byte) []byte { b[len(b)-1] ^= 0xff; return b },
+		"zeros":         func(_ string, b []byte) []byte { return make([]byte, len(b)) },
+		"foreign entry": func(name string, b []byte) []byte { return orig[ents[(sort.SearchStrings(ents, name)+1)%len(ents)]] },
+	}
+	for what, damage := range damages {
+		for _, e := range ents {
+			b := damage(e, append([]byte(nil), orig[e]...))
+			if err := os.WriteFile(e, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := Open(base, "test", nil)
+		if diff := cmp.Diff(want, summary(parseAll(t, c, dir, nil))); diff != "" {
+			t.Fatalf("%s: result changed:\n%s", what, diff)
+		}
+		if st := c.Stats(0); st.Corrupt != len(ents) || st.Hits != 0 || st.Written != len(ents) {
+			t.Fatalf("%s: %+v, want every one of %d entries rejected and written again", what, st, len(ents))
+		}
+		for _, e := range ents {
+			if b, _ := os.ReadFile(e); !bytes.Equal(b, orig[e]) {
+				t.Fatalf("%s: %s was not written again", what, e)
+			}
+		}
+	}
+	// A folder in an entry's place is a miss too, and the run still works.
+	os.Remove(ents[0])
+	os.Mkdir(ents[0], 0o755)
+	if diff := cmp.Diff(want, summary(parseAll(t, Open(base, "test", nil), dir, nil))); diff != "" {
+		t.Fatalf("a folder in place of an entry:\n%s", diff)
+	}
+}
+
+// A run that writes prunes, so the cache stays bounded without anyone
+// calling Prune.
+func TestRunsStayBounded(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[filepath.ToSlash(filepath.Join("d", string(rune('a'+i%26))+strings.Repeat("x", i)+".rst"))] =
+			strings.Replace(node, "%s", "N-"+strings.Repeat("1", i+1), 1) + strings.Repeat("   filler\n", 200)
+	}
+	dir := tree(t, files)
+	t.Setenv(EnvMaxMB, "1")
+	_, base := newCache(t)
+	c := Open(base, "test", nil)
+	if c.maxBytes != 1<<20 {
+		t.Fatalf("%s not honoured: %d", EnvMaxMB, c.maxBytes)
+	}
+	c.maxBytes = 20_000 // below what the tree needs
+	parseAll(t, c, dir, nil)
+	var total int64
+	for _, e := range entryFiles(t, c) {
+		st, _ := os.Stat(e)
+		total += st.Size()
+	}
+	if total > c.maxBytes {
+		t.Fatalf("cache holds %d bytes, bound %d", total, c.maxBytes)
+	}
 }
 
 func newCache(t *testing.T) (*Cache, string) {
@@ -100,97 +232,6 @@ func newCache(t *testing.T) (*Cache, string) {
 		t.Fatal("no build identity")
 	}
 	return c, base
-}
-
-// The cache must give exactly what the parser gives, cold and warm.
-func TestParseTreeMatchesParser(t *testing.T) {
-	dir := tree(t, sample())
-	specials(t, dir)
-	for _, cfg := range []*parser.Config{nil, excludeConfig()} {
-		want, err := parser.ParseTree(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, base := newCache(t)
-		for run := range 3 {
-			c := Open(base, "test", cfg)
-			got, st, err := c.ParseTree(dir, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("run %d: cache differs from the parser (-want +got):\n%s", run, diff)
-			}
-			if run > 0 && st.Hits == 0 {
-				t.Fatalf("run %d: warm run used no entry: %+v", run, st)
-			}
-			if run > 0 && st.Misses != 0 {
-				t.Fatalf("run %d: warm run parsed: %+v", run, st)
-			}
-		}
-	}
-}
-
-// ListFiles walks as the parser does.
-func TestListFilesMatchesParser(t *testing.T) {
-	dir := tree(t, sample())
-	specials(t, dir)
-	for _, cfg := range []*parser.Config{nil, excludeConfig()} {
-		files, err := parser.ParseTree(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, early, err := ListFiles(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all := append(list, paths(early)...)
-		sort.Strings(all)
-		if diff := cmp.Diff(paths(files), all); diff != "" {
-			t.Fatalf("walk differs (-parser +cache):\n%s", diff)
-		}
-	}
-}
-
-// The key holds the path, the content, the config and the version.
-func TestKeyParts(t *testing.T) {
-	dir := tree(t, map[string]string{"a.rst": strings.Replace(node, "%s", "A-1", 1)})
-	_, base := newCache(t)
-	run := func(version string, cfg *parser.Config) Stats {
-		t.Helper()
-		_, st, err := Open(base, version, cfg).ParseTree(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
-	if st := run("v1", nil); st.Misses != 1 {
-		t.Fatalf("cold: %+v", st)
-	}
-	if st := run("v1", nil); st.Hits != 1 {
-		t.Fatalf("warm: %+v", st)
-	}
-	if st := run("v2", nil); st.Misses != 1 {
-		t.Fatalf("another version hit: %+v", st)
-	}
-	cfg := parser.DefaultConfig()
-	cfg.ExtraOptions["status"] = true
-	if st := run("v1", cfg); st.Misses != 1 {
-		t.Fatalf("another config hit: %+v", st)
-	}
-	cfg = parser.DefaultConfig()
-	cfg.Exclude = []string{"nothing/**"}
-	if st := run("v1", cfg); st.Hits != 1 {
-		t.Fatalf("exclude should not change the key: %+v", st)
-	}
-	os.WriteFile(filepath.Join(dir, "a.rst"), []byte(strings.Replace(node, "%s", "A-2", 1)), 0o644)
-	if st := run("v1", nil); st.Misses != 1 {
-		t.Fatalf("changed content hit: %+v", st)
-	}
-	os.Rename(filepath.Join(dir, "a.rst"), filepath.Join(dir, "b.rst"))
-	if st := run("v1", nil); st.Misses != 1 {
-		t.Fatalf("renamed file hit: %+v", st)
-	}
 }
 
 // ConfigHash must cover every field of parser.Config that can change a
@@ -257,70 +298,6 @@ func entryFiles(t *testing.T, c *Cache) []string {
 	return out
 }
 
-// Every way an entry can go bad is seen, and the file parsed and the
-// entry written again.
-func TestDamagedEntriesAreRebuilt(t *testing.T) {
-	dir := tree(t, sample())
-	want, _ := parser.ParseTree(dir, nil)
-	c, base := newCache(t)
-	if _, _, err := c.ParseTree(dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	ents := entryFiles(t, c)
-	if len(ents) == 0 {
-		t.Fatal("no entries written")
-	}
-	orig := map[string][]byte{}
-	for _, e := range ents {
-		orig[e], _ = os.ReadFile(e)
-	}
-	damages := map[string]func(name string, b []byte) []byte{
-		"empty":         func(_ string, b []byte) []byte { return nil },
-		"truncated":     func(_ string, b []byte) []byte { return b[:len(b)-1] },
-		"half":          func(_ string, b []byte) []byte { return b[:len(b)/2] },
-		"header only":   func(_ string, b []byte) []byte { return b[:headerLen] },
-		"longer":        func(_ string, b []byte) []byte { return append(b, 0) },
-		"magic":         func(_ string, b []byte) []byte { b[0] ^= 1; return b },
-		"version":       func(_ string, b []byte) []byte { b[4]++; return b },
-		"key":           func(_ string, b []byte) []byte { b[10] ^= 0x80; return b },
-		"length":        func(_ string, b []byte) []byte { b[37]++; return b },
-		"payload bit":   func(_ string, b []byte) []byte { b[headerLen+len(b[headerLen:])/2] ^= 4; return b },
-		"checksum":      func(_ string, b []byte) []byte { b[len(b)-1] ^= 0xff; return b },
-		"zeros":         func(_ string, b []byte) []byte { return make([]byte, len(b)) },
-		"foreign entry": func(name string, b []byte) []byte { return orig[ents[(sort.SearchStrings(ents, name)+1)%len(ents)]] },
-	}
-	for what, damage := range damages {
-		for _, e := range ents {
-			b := damage(e, append([]byte(nil), orig[e]...))
-			if err := os.WriteFile(e, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		got, st, err := Open(base, "test", nil).ParseTree(dir, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("%s: result changed:\n%s", what, diff)
-		}
-		if st.Corrupt != len(ents) || st.Hits != 0 || st.Written != len(ents) {
-			t.Fatalf("%s: %+v, want every one of %d entries rejected and written again", what, st, len(ents))
-		}
-		for _, e := range ents {
-			if b, _ := os.ReadFile(e); !bytes.Equal(b, orig[e]) {
-				t.Fatalf("%s: %s was not written again", what, e)
-			}
-		}
-	}
-	// A folder in an entry's place is a miss too, and the run still works.
-	os.Remove(ents[0])
-	os.Mkdir(ents[0], 0o755)
-	got, _, err := Open(base, "test", nil).ParseTree(dir, nil)
-	if err != nil || !cmp.Equal(want, got) {
-		t.Fatalf("a folder in place of an entry: %v", err)
-	}
-}
-
 // Every flip of every byte of a framed entry is caught by its framing.
 func TestEntryFraming(t *testing.T) {
 	var k [32]byte
@@ -352,22 +329,6 @@ func TestEntryFraming(t *testing.T) {
 				t.Fatalf("%s: a prefix of %d bytes passed", f.Path, n)
 			}
 		}
-	}
-}
-
-func TestCacheInsideTreeIsNotUsed(t *testing.T) {
-	dir := tree(t, sample())
-	want, _ := parser.ParseTree(dir, nil)
-	c := Open(filepath.Join(dir, "cache"), "test", nil)
-	got, st, err := c.ParseTree(dir, nil)
-	if err != nil || !cmp.Equal(want, got) {
-		t.Fatalf("%v", err)
-	}
-	if st.Written != 0 {
-		t.Fatalf("wrote into the tree: %+v", st)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "cache")); err == nil {
-		t.Fatal("the cache folder was made inside the tree")
 	}
 }
 
@@ -414,35 +375,6 @@ func TestPruneKeepsTheBound(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Error("a fresh temporary file (another process's write) was removed")
-	}
-}
-
-// A run that writes prunes, so the cache stays bounded without anyone
-// calling Prune.
-func TestRunsStayBounded(t *testing.T) {
-	files := map[string]string{}
-	for i := range 40 {
-		files[filepath.ToSlash(filepath.Join("d", string(rune('a'+i%26))+strings.Repeat("x", i)+".rst"))] =
-			strings.Replace(node, "%s", "N-"+strings.Repeat("1", i+1), 1) + strings.Repeat("   filler\n", 200)
-	}
-	dir := tree(t, files)
-	t.Setenv(EnvMaxMB, "1")
-	_, base := newCache(t)
-	c := Open(base, "test", nil)
-	if c.maxBytes != 1<<20 {
-		t.Fatalf("%s not honoured: %d", EnvMaxMB, c.maxBytes)
-	}
-	c.maxBytes = 20_000 // below what the tree needs
-	if _, _, err := c.ParseTree(dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	var total int64
-	for _, e := range entryFiles(t, c) {
-		st, _ := os.Stat(e)
-		total += st.Size()
-	}
-	if total > c.maxBytes {
-		t.Fatalf("cache holds %d bytes, bound %d", total, c.maxBytes)
 	}
 }
 

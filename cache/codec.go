@@ -3,53 +3,48 @@ package cache
 import (
 	"encoding/binary"
 	"errors"
-	"math"
 	"unsafe"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // The payload of an entry is a compact binary encoding of one
 // *parser.File. Every integer is a varint; every string is a uvarint length
 // and its bytes; every slice is a uvarint count plus one, 0 meaning nil (so
 // nil and empty slices survive the trip: go-cmp tells them apart and so
-// might a caller). A Pos does not repeat its File when it equals the File's
-// Path, which is nearly always.
+// might a caller). Every position of a parse is in its own file, so a
+// position is only its offset, written as the difference from the
+// previous one (offsets mostly grow, so most take a byte or two).
 //
 //	payload  = uvarint(options) uvarint(links) uvarint(related)  totals, for slab allocation
-//	           string(Path) slice(node) slice(diag)
+//	           slice(node) slice(diag) lines
+//
+// The file's path is not in the payload: it is in the entry's key, and a
+// decoded File takes it from the FileSet's file.
 //	node     = byte(Kind) string(Directive) string(ID) string(Title) pos(Pos)
-//	           slice(option) string(Body) varint(Parent)
+//	           slice(option) string(Body) varint(Parent) byte(Broken)
 //	option   = string(Name) string(Value) pos(Pos) pos(ValuePos) slice(link)
 //	link     = string(ID) byte(State) string(StateText) span string(Part) string(Condition)
-//	diag     = byte(Severity) string(Code) string(Message) string(Detail) span
-//	           slice(related)
+//	diag     = string(Code) string(Message) string(Detail) span slice(related)
 //	related  = span string(Message)
 //	span     = pos(Start) pos(End)
-//	pos      = uvarint(zigzag(Line)<<2 | tag) varint(Col) [string(File) when tag = 2]
-//	           tag 0: File is the File's Path; 1: File is ""; 2: File follows
+//	pos      = uvarint(0) no position | uvarint(2) the file as a whole |
+//	           uvarint(zigzag(offset - previous offset)<<1 | 1)
+//	lines    = slice of uvarint(line start - previous line start): the
+//	           file's line table, which positions are resolved with
 //
 // Decoding allocates one slab each for nodes, options, links, diagnostics
 // and related places, and no string at all: strings are views of the
 // entry's bytes, which are never written to after they were read.
 
-// posFile tags.
-const (
-	fileSame  = 0
-	fileEmpty = 1
-	fileOther = 2
-)
-
-// maxLine bounds a line number the pos encoding can carry (two bits of the
-// varint hold the tag). No real file gets near it; a File that does is
-// simply not cached.
-const maxLine = math.MaxInt64 >> 3
-
 var errCorrupt = errors.New("cache: corrupt entry")
 
 type encoder struct {
 	b    []byte
-	path string
+	file source.Pos // the file's whole position: every position must be in it
+	last int64
 	err  error
 }
 
@@ -71,35 +66,30 @@ func count[T any](e *encoder, s []T) {
 	e.uvarint(uint64(len(s)) + 1)
 }
 
-func (e *encoder) pos(p parser.Pos) {
-	line := int64(p.Line)
-	if line > maxLine || line < -maxLine {
-		e.err = errors.New("cache: line number out of range")
-		return
-	}
-	zz := uint64(line)<<1 ^ uint64(line>>63)
-	tag := uint64(fileOther)
-	switch p.File {
-	case e.path:
-		tag = fileSame
-	case "":
-		tag = fileEmpty
-	}
-	e.uvarint(zz<<2 | tag)
-	e.varint(int64(p.Col))
-	if tag == fileOther {
-		e.string(p.File)
+func (e *encoder) pos(p source.Pos) {
+	switch {
+	case !p.IsValid():
+		e.uvarint(0)
+	case !p.SameFile(e.file):
+		e.err = errors.New("cache: a position outside the file")
+	case !p.HasOffset():
+		e.uvarint(2)
+	default:
+		off := int64(p.Offset())
+		delta := off - e.last
+		e.last = off
+		e.uvarint((uint64(delta)<<1^uint64(delta>>63))<<1 | 1)
 	}
 }
 
-func (e *encoder) span(s parser.Span) {
+func (e *encoder) span(s source.Span) {
 	e.pos(s.Start)
 	e.pos(s.End)
 }
 
 // appendFile appends the encoding of f to dst.
 func appendFile(dst []byte, f *parser.File) ([]byte, error) {
-	e := &encoder{b: dst, path: f.Path}
+	e := &encoder{b: dst, file: f.Source.Whole()}
 	var nOpt, nLink, nRel int
 	for i := range f.Nodes {
 		nOpt += len(f.Nodes[i].Options)
@@ -113,7 +103,6 @@ func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 	e.uvarint(uint64(nOpt))
 	e.uvarint(uint64(nLink))
 	e.uvarint(uint64(nRel))
-	e.string(f.Path)
 	count(e, f.Nodes)
 	for i := range f.Nodes {
 		n := &f.Nodes[i]
@@ -142,12 +131,16 @@ func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 		}
 		e.string(n.Body)
 		e.varint(int64(n.Parent))
+		if n.Broken {
+			e.byte(1)
+		} else {
+			e.byte(0)
+		}
 	}
 	count(e, f.Diagnostics)
 	for i := range f.Diagnostics {
 		d := &f.Diagnostics[i]
-		e.byte(uint8(d.Severity))
-		e.string(d.Code)
+		e.string(d.Code.Name)
 		e.string(d.Message)
 		e.string(d.Detail)
 		e.span(d.Span)
@@ -157,13 +150,21 @@ func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 			e.string(d.Related[j].Message)
 		}
 	}
+	lines := f.Source.Lines()
+	count(e, lines)
+	prev := int32(0)
+	for _, l := range lines {
+		e.uvarint(uint64(l - prev))
+		prev = l
+	}
 	return e.b, e.err
 }
 
 type decoder struct {
 	s    string // the payload, as a string sharing its bytes
 	i    int
-	path string
+	sf   *source.File
+	last int64
 	bad  bool
 }
 
@@ -255,24 +256,29 @@ func (d *decoder) count() (n int, ok bool) {
 	return int(v), true
 }
 
-func (d *decoder) pos() parser.Pos {
+func (d *decoder) pos() source.Pos {
 	v := d.uvarint()
-	zz := v >> 2
-	p := parser.Pos{Line: int(int64(zz>>1) ^ -int64(zz&1)), Col: d.int()}
-	switch v & 3 {
-	case fileSame:
-		p.File = d.path
-	case fileEmpty:
-	case fileOther:
-		p.File = d.string()
-	default:
+	switch {
+	case v == 0:
+		return source.NoPos
+	case v == 2:
+		return d.sf.Whole()
+	case v&1 == 0:
 		d.bad = true
+		return source.NoPos
 	}
-	return p
+	u := v >> 1
+	off := d.last + (int64(u>>1) ^ -int64(u&1))
+	if off < 0 || off > source.MaxFileSize {
+		d.bad = true
+		return source.NoPos
+	}
+	d.last = off
+	return d.sf.Pos(int(off))
 }
 
-func (d *decoder) span() parser.Span {
-	return parser.Span{Start: d.pos(), End: d.pos()}
+func (d *decoder) span() source.Span {
+	return source.Span{Start: d.pos(), End: d.pos()}
 }
 
 // slab hands out consecutive sub-slices of one allocation, each capped so
@@ -297,14 +303,15 @@ func (s *slab[T]) take(n int, ok bool) []T {
 	return out
 }
 
-// decodeFile decodes a payload written by appendFile. The returned File's
+// decodeFile decodes a payload written by appendFile for the file sf of
+// this run's FileSet, and sets sf's line table. The returned File's
 // strings share b's memory: b must not be changed afterwards. Any
 // inconsistency, including bytes left over, is an error; it never panics.
-func decodeFile(b []byte) (*parser.File, error) {
+func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
 	if len(b) == 0 {
 		return nil, errCorrupt
 	}
-	d := &decoder{s: unsafe.String(&b[0], len(b))}
+	d := &decoder{s: unsafe.String(&b[0], len(b)), sf: sf}
 	bad := &d.bad
 	total := func() int {
 		v := d.uvarint()
@@ -316,17 +323,16 @@ func decodeFile(b []byte) (*parser.File, error) {
 	}
 	opts := slab[parser.Option]{bad: bad}
 	links := slab[parser.Link]{bad: bad}
-	rels := slab[parser.Related]{bad: bad}
+	rels := slab[diag.Related]{bad: bad}
 	nOpt, nLink, nRel := total(), total(), total()
 	if d.bad {
 		return nil, errCorrupt
 	}
 	opts.s = make([]parser.Option, nOpt)
 	links.s = make([]parser.Link, nLink)
-	rels.s = make([]parser.Related, nRel)
+	rels.s = make([]diag.Related, nRel)
 
-	f := &parser.File{Path: d.string()}
-	d.path = f.Path
+	f := &parser.File{Path: sf.Name(), Source: sf}
 	if n, ok := d.count(); ok {
 		f.Nodes = make([]parser.Node, n)
 		for i := range f.Nodes {
@@ -365,17 +371,27 @@ func decodeFile(b []byte) (*parser.File, error) {
 			}
 			nd.Body = d.string()
 			nd.Parent = d.int()
+			switch d.byte() {
+			case 0:
+			case 1:
+				nd.Broken = true
+			default:
+				d.bad = true
+			}
 		}
 	}
 	if n, ok := d.count(); ok && !d.bad {
-		f.Diagnostics = make(parser.Diagnostics, n)
+		f.Diagnostics = make(diag.List, n)
 		for i := range f.Diagnostics {
 			if d.bad {
 				return nil, errCorrupt
 			}
 			dg := &f.Diagnostics[i]
-			dg.Severity = parser.Severity(d.byte())
-			dg.Code = d.string()
+			code, ok := diag.Lookup(d.string())
+			if !ok {
+				return nil, errCorrupt
+			}
+			dg.Code = code
 			dg.Message = d.string()
 			dg.Detail = d.string()
 			dg.Span = d.span()
@@ -386,8 +402,21 @@ func decodeFile(b []byte) (*parser.File, error) {
 			}
 		}
 	}
+	var lines []int32
+	if n, ok := d.count(); ok && !d.bad {
+		lines = make([]int32, n)
+		prev := uint64(0)
+		for i := range lines {
+			prev += d.uvarint()
+			if prev > source.MaxFileSize || i > 0 && prev <= uint64(lines[i-1]) {
+				return nil, errCorrupt
+			}
+			lines[i] = int32(prev)
+		}
+	}
 	if d.bad || d.i != len(d.s) || opts.next != nOpt || links.next != nLink || rels.next != nRel {
 		return nil, errCorrupt
 	}
+	sf.SetLines(lines)
 	return f, nil
 }

@@ -5,14 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io/fs"
 	"os"
 	"strconv"
 	"sync/atomic"
-
-	"github.com/seg-trace/seg/parser"
 )
 
 // Result entries keep a whole report, so that a run on a tree that has not
@@ -26,112 +23,35 @@ import (
 // belong to neither version of it: the run notices (Scan.changed) and
 // stores no result.
 
-// Scan is a tree listed, read and hashed, but not parsed.
-type Scan struct {
-	root  string
-	cfg   *parser.Config
-	list  []parser.Listed
-	sums  [][32]byte
-	bad   []*parser.File // the File of an unreadable file, nil otherwise
-	early []*parser.File // the folders that could not be listed
-	tree  [32]byte
-	// changed is set when a file read again for parsing was not what the
-	// scan read.
-	changed atomic.Bool
+// TreeFile is one file of a tree as its scan saw it: its path, and the
+// SHA-256 of its bytes or, for a file that could not be read, what went
+// wrong (Bad).
+type TreeFile struct {
+	Path string
+	Sum  [32]byte
+	Bad  string
 }
 
-// Scan lists the tree and hashes every file. It returns nil, with no
-// error, when the root and the cache folder overlap: such a tree is read
-// without the cache.
-func (c *Cache) Scan(root string, cfg *parser.Config) (*Scan, error) {
-	if cfg == nil {
-		cfg = parser.DefaultConfig()
-	}
-	if c.overlaps(root) {
-		return nil, nil
-	}
-	list, early, err := parser.ListFiles(root, cfg)
-	if err != nil {
-		return nil, err
-	}
-	s := &Scan{root: root, cfg: cfg, list: list, early: early,
-		sums: make([][32]byte, len(list)), bad: make([]*parser.File, len(list))}
-	// The sources are not kept: most runs end at a stored report, and
-	// after an edit only the changed files are read again. Only a cold
-	// run reads every file twice.
-	each(len(list), func(i int, buf []byte) []byte {
-		src, bad := readSource(root, list[i], buf)
-		if bad != nil {
-			s.bad[i] = bad
-		} else {
-			s.sums[i] = sha256.Sum256(src)
-		}
-		return src
-	})
-	h := sha256.New()
-	writeString(h, "seg tree")
-	h.Write(c.salt[:])
-	writeString(h, strconv.Itoa(len(list)))
-	for i, l := range list {
-		writeString(h, l.Path)
-		if s.bad[i] != nil {
-			h.Write([]byte{1})
-			writeString(h, fmt.Sprintf("%#v", s.bad[i].Diagnostics))
-		} else {
-			h.Write([]byte{0})
-			h.Write(s.sums[i][:])
-		}
-	}
-	writeString(h, strconv.Itoa(len(early)))
-	for _, f := range early {
-		writeString(h, f.Path)
-		writeString(h, fmt.Sprintf("%#v", f.Diagnostics))
-	}
-	h.Sum(s.tree[:0])
-	return s, nil
-}
-
-// Parse is ParseTree on a scanned tree: each file's entry is found by the
-// hash the scan took. A file with no sound entry is read again and parsed;
-// if its bytes are no longer what the scan read, the new bytes are parsed
-// and the scan is marked changed, so no result is stored for it.
-func (c *Cache) Parse(s *Scan) ([]*parser.File, Stats) {
-	files := make([]*parser.File, len(s.list))
-	each(len(s.list), func(i int, buf []byte) []byte {
-		if s.bad[i] != nil {
-			files[i] = s.bad[i]
-			return buf
-		}
-		rel := s.list[i].Path
-		k := c.key(rel, &s.sums[i])
-		if f := c.lookup(&k, rel); f != nil {
-			files[i] = f
-			return buf
-		}
-		src, bad := readSource(s.root, s.list[i], buf)
-		if bad != nil {
-			s.changed.Store(true)
-			files[i] = bad
-			return src
-		}
-		if sum := sha256.Sum256(src); sum != s.sums[i] {
-			s.changed.Store(true)
-			k = c.key(rel, &sum)
-		}
-		files[i] = c.parseAndStore(&k, rel, src, s.cfg)
-		return src
-	})
-	return c.finish(files, s.early), c.Stats(len(s.list))
-}
-
-// ResultKey is the key of a result computed from the scanned tree and
-// parts: everything else the result depends on (the command and its
-// flags, the evaluation date, the configuration file's bytes, whether the
-// output is colored...). The parts are the caller's to get complete.
-func (c *Cache) ResultKey(s *Scan, parts ...string) [32]byte {
+// ResultKey is the key of a result computed from a tree whose files are
+// files (in path order) and parts: everything else the result depends on
+// (the command and its flags, the evaluation date, the configuration
+// file's bytes, whether the output is colored...). The parts are the
+// caller's to get complete.
+func (c *Cache) ResultKey(files []TreeFile, parts ...string) [32]byte {
 	h := sha256.New()
 	writeString(h, "seg result")
-	h.Write(s.tree[:])
+	h.Write(c.salt[:])
+	writeString(h, strconv.Itoa(len(files)))
+	for _, f := range files {
+		writeString(h, f.Path)
+		if f.Bad != "" {
+			h.Write([]byte{1})
+			writeString(h, f.Bad)
+		} else {
+			h.Write([]byte{0})
+			h.Write(f.Sum[:])
+		}
+	}
 	writeString(h, strconv.Itoa(len(parts)))
 	for _, p := range parts {
 		writeString(h, p)
@@ -160,7 +80,7 @@ const maxResultShare = 8
 // entry is counted as corrupt and not used.
 func (c *Cache) LoadResult(k [32]byte) (code int, report []byte, ok bool) {
 	_, name := c.entryPath(&k)
-	buf, mtime, err := readFile(name, nil)
+	buf, mtime, err := readEntry(name)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			c.corrupt.Add(1)
@@ -184,19 +104,21 @@ func (c *Cache) LoadResult(k [32]byte) (code int, report []byte, ok bool) {
 // written elsewhere; Commit puts it in place. Its Write never fails: a
 // result that cannot be stored only means the next run does the work.
 type ResultWriter struct {
-	c    *Cache
-	s    *Scan
-	k    [32]byte
-	f    *os.File
-	bw   *bufio.Writer
-	crc  uint32
-	n    int64
-	fail bool
+	c       *Cache
+	changed *atomic.Bool
+	k       [32]byte
+	f       *os.File
+	bw      *bufio.Writer
+	crc     uint32
+	n       int64
+	fail    bool
 }
 
-// NewResult starts the result entry for k over the scanned tree.
-func (c *Cache) NewResult(s *Scan, k [32]byte) *ResultWriter {
-	w := &ResultWriter{c: c, s: s, k: k}
+// NewResult starts the result entry for k. changed is set, by the run,
+// when a file of the tree changed while the run read it: then the entry
+// is not committed.
+func (c *Cache) NewResult(k [32]byte, changed *atomic.Bool) *ResultWriter {
+	w := &ResultWriter{c: c, changed: changed, k: k}
 	dir, _ := c.entryPath(&k)
 	if err := c.mkdir(dir); err != nil {
 		w.fail = true
@@ -242,7 +164,7 @@ func (w *ResultWriter) Commit(code int) bool {
 	if w.f == nil {
 		return false
 	}
-	ok := !w.fail && !w.s.changed.Load() && code >= 0 && code < 256
+	ok := !w.fail && !w.changed.Load() && code >= 0 && code < 256
 	if ok {
 		var tail [9]byte
 		tail[0] = byte(code)

@@ -19,10 +19,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/bench/gen"
 	"github.com/seg-trace/seg/cache"
-	"github.com/seg-trace/seg/config"
-	"github.com/seg-trace/seg/evaluate"
-	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
 )
 
@@ -53,8 +49,13 @@ type result struct {
 }
 
 func runResult(args ...string) result {
-	code, out, errs := run(args...)
-	return result{code, out, errs}
+	r, _ := runResultStats(args...)
+	return r
+}
+
+func runResultStats(args ...string) (result, cache.Stats) {
+	code, st, out, errs := runStats(args...)
+	return result{code, out, errs}, st
 }
 
 // compareWithNoCache runs every command on root with and without the
@@ -66,11 +67,9 @@ func compareWithNoCache(t *testing.T, root, step string) cache.Stats {
 	for i, c := range cacheCommands {
 		args := append(append([]string(nil), c...), "--at", "2026-11-29", root)
 		want := runResult(append(args, "--no-cache")...)
-		got := runResult(args...)
+		got, gst := runResultStats(args...)
 		if i == 0 {
-			lastCacheStatsMu.Lock()
-			st = lastCacheStats
-			lastCacheStatsMu.Unlock()
+			st = gst
 		}
 		if want.code == 2 {
 			t.Fatalf("%s: seg %v could not run: %s", step, args, want.stderr)
@@ -265,10 +264,7 @@ func TestCacheWarmAndNoCache(t *testing.T) {
 	}
 	// Another evaluation date has no stored result: every file comes from
 	// the parse cache.
-	runResult("check", "--at", "2026-11-30", root)
-	lastCacheStatsMu.Lock()
-	st := lastCacheStats
-	lastCacheStatsMu.Unlock()
+	_, st := runResultStats("check", "--at", "2026-11-30", root)
 	if st.Result || st.Files == 0 || st.Hits != st.Files || st.Misses != 0 {
 		t.Fatalf("warm run on another date: %+v", st)
 	}
@@ -279,12 +275,10 @@ func TestCacheWarmAndNoCache(t *testing.T) {
 		os.WriteFile(e, []byte("garbage"), 0o644)
 	}
 	compareWithNoCache(t, root, "after garbage")
-	runResult("check", "--no-cache", root) // must not rewrite
-	lastCacheStatsMu.Lock()
-	if lastCacheStats != (cache.Stats{}) {
-		t.Errorf("--no-cache used the cache: %+v", lastCacheStats)
+	// must not rewrite
+	if _, st := runResultStats("check", "--no-cache", root); st.Hits+st.Written+st.Corrupt != 0 || st.Result {
+		t.Errorf("--no-cache used the cache: %+v", st)
 	}
-	lastCacheStatsMu.Unlock()
 	// SEG_CACHE_DIR=off is --no-cache for good.
 	t.Setenv(cache.EnvDir, "off")
 	compareWithNoCache(t, root, "off")
@@ -488,24 +482,24 @@ func BenchmarkCheck(b *testing.B) {
 	// fits (each run evaluates at another date, as a run after an edit
 	// finds no report for its tree).
 	b.Run("warm", func(b *testing.B) {
-		Execute(args, nil, io.Discard, io.Discard) // fill
+		Execute(args, io.Discard, io.Discard) // fill
 		// A year no earlier benchmark run used, so its reports were not stored.
 		day := time.Date(2100+rand.IntN(7000), 1, 1, 0, 0, 0, 0, time.UTC)
 		for b.Loop() {
 			day = day.AddDate(0, 0, 1)
-			Execute(append(args, "--at", day.Format(time.DateOnly)), nil, io.Discard, io.Discard)
+			Execute(append(args, "--at", day.Format(time.DateOnly)), io.Discard, io.Discard)
 		}
 	})
 	// stored: the report comes from the result cache.
 	b.Run("stored", func(b *testing.B) {
-		Execute(args, nil, io.Discard, io.Discard) // fill
+		Execute(args, io.Discard, io.Discard) // fill
 		for b.Loop() {
-			Execute(args, nil, io.Discard, io.Discard)
+			Execute(args, io.Discard, io.Discard)
 		}
 	})
 	b.Run("no-cache", func(b *testing.B) {
 		for b.Loop() {
-			Execute(append(args, "--no-cache"), nil, io.Discard, io.Discard)
+			Execute(append(args, "--no-cache"), io.Discard, io.Discard)
 		}
 	})
 }
@@ -528,47 +522,26 @@ func BenchmarkPhases(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			o := &options{noCache: noCache, at: "2026-11-29"}
-			cfg, err := config.Load(root, "")
-			if err != nil {
-				b.Fatal(err)
-			}
 			if !noCache {
-				parseTree(root, cfg, o) // fill
+				load(root, o) // fill
 			}
-			var parse, build, eval, out time.Duration
+			var run, out time.Duration
 			for b.Loop() {
 				t0 := time.Now()
-				files, err := parseTree(root, cfg, o)
+				c, _, err := load(root, o)
 				if err != nil {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				var diags parser.Diagnostics
-				for _, f := range files {
-					diags = append(diags, f.Diagnostics...)
-				}
-				g, gd := graph.Build(files, nil)
-				diags = append(diags, gd...)
-				t2 := time.Now()
-				at := o.evaluationDate(time.Now)
-				res := evaluate.Evaluate(g, at)
-				diags = append(diags, res.Diagnostics...)
-				diags.Sort()
-				t3 := time.Now()
-				c := &report.Check{At: at, Graph: g, Result: res, Diagnostics: diags, Source: sourceReader(root)}
 				if err := report.WriteJSON(io.Discard, c); err != nil {
 					b.Fatal(err)
 				}
-				t4 := time.Now()
-				parse += t1.Sub(t0)
-				build += t2.Sub(t1)
-				eval += t3.Sub(t2)
-				out += t4.Sub(t3)
+				t2 := time.Now()
+				run += t1.Sub(t0)
+				out += t2.Sub(t1)
 			}
 			ms := func(d time.Duration) float64 { return float64(d.Milliseconds()) / float64(b.N) }
-			b.ReportMetric(ms(parse), "parse-ms/op")
-			b.ReportMetric(ms(build), "build-ms/op")
-			b.ReportMetric(ms(eval), "eval-ms/op")
+			b.ReportMetric(ms(run), "run-ms/op")
 			b.ReportMetric(ms(out), "json-ms/op")
 		})
 	}
@@ -622,10 +595,7 @@ func TestResultCacheKey(t *testing.T) {
 		}
 		args := append(append([]string(nil), s.args...), root)
 		want := runResult(append(args, "--no-cache")...)
-		got := runResult(args...)
-		lastCacheStatsMu.Lock()
-		st := lastCacheStats
-		lastCacheStatsMu.Unlock()
+		got, st := runResultStats(args...)
 		if want.code == 2 {
 			t.Fatalf("%s: seg could not run: %s", s.what, want.stderr)
 		}
@@ -646,10 +616,7 @@ func TestResultCacheNotWithResults(t *testing.T) {
 	junit := filepath.Join(t.TempDir(), "junit.xml")
 	os.WriteFile(junit, []byte(`<testsuite name="s"><testcase classname="c" name="x"/></testsuite>`), 0o644)
 	for range 2 {
-		runResult("check", "--at", "2026-11-29", "--results", junit, root)
-		lastCacheStatsMu.Lock()
-		st := lastCacheStats
-		lastCacheStatsMu.Unlock()
+		_, st := runResultStats("check", "--at", "2026-11-29", "--results", junit, root)
 		if st.Result || st.Files == 0 {
 			t.Fatalf("a run with --results used a stored result: %+v", st)
 		}

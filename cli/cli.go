@@ -16,11 +16,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
-	"github.com/seg-trace/seg/config"
-	"github.com/seg-trace/seg/evaluate"
-	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/parser"
-	"github.com/seg-trace/seg/report"
+	"github.com/seg-trace/seg/cache"
+	"github.com/seg-trace/seg/check"
 )
 
 // Version is seg's version; release builds set it with -ldflags.
@@ -52,43 +49,48 @@ Exit codes: 0 all satisfied and no error, 1 an error or an unsatisfied requireme
 
 // Execute runs seg with the arguments after the program name and returns
 // the exit code.
-func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func Execute(args []string, stdout, stderr io.Writer) int {
+	code, _ := execute(args, stdout, stderr)
+	return code
+}
+
+// execute is Execute, with what the parse cache did (for tests).
+func execute(args []string, stdout, stderr io.Writer) (int, check.Stats) {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return exitTrouble
+		return exitTrouble, check.Stats{}
 	}
-	cmd, rest := args[0], args[1:]
-	var err error
-	code := exitOK
-	switch cmd {
+	var run func([]string, io.Writer, io.Writer) (int, check.Stats, error)
+	switch cmd := args[0]; cmd {
 	case "check":
-		code, err = runCheck(rest, stdout, stderr)
+		run = runCheck
 	case "explain":
-		code, err = runExplain(rest, stdout, stderr)
+		run = runExplain
 	case "graph":
-		code, err = runGraph(rest, stdout, stderr)
+		run = runGraph
 	case "matrix":
-		code, err = runMatrix(rest, stdout, stderr)
+		run = runMatrix
 	case "import":
-		code, err = runImport(rest, stdout, stderr)
+		run = runImport
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "seg %s\n", versionString())
-		return exitOK
+		return exitOK, check.Stats{}
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
-		return exitOK
+		return exitOK, check.Stats{}
 	default:
 		fmt.Fprintf(stderr, "seg: unknown command %q\n\n%s", cmd, usage)
-		return exitTrouble
+		return exitTrouble, check.Stats{}
 	}
+	code, stats, err := run(args[1:], stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+		return exitOK, stats
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
-		return exitTrouble
+		return exitTrouble, stats
 	}
-	return code
+	return code, stats
 }
 
 func versionString() string {
@@ -103,92 +105,48 @@ func versionString() string {
 	return v
 }
 
-// session is what one pass of the pipeline made.
-type session struct {
-	check *report.Check
-	cfg   *config.Config
-	// outcomes are the outcome nodes made from test results files.
-	outcomes []parser.Node
-}
-
-// pipeline reads, builds and evaluates the tree under root.
-func pipeline(root string, o *options) (*session, error) {
-	in, err := openInput(root, o)
+// open reads the root's configuration and turns the flags into a run's
+// options.
+func open(root string, o *options) (*check.Tree, check.Options, error) {
+	t, err := check.Open(root, o.config)
 	if err != nil {
-		return nil, err
+		return nil, check.Options{}, fmt.Errorf("seg: %w", err)
 	}
-	return in.run()
-}
-
-// input is a root and its configuration, before the tree is parsed.
-type input struct {
-	root string
-	o    *options
-	cfg  *config.Config
-}
-
-func openInput(root string, o *options) (*input, error) {
-	info, err := os.Stat(root)
-	if err != nil {
-		return nil, fmt.Errorf("seg: cannot read root %q: %v", root, errors.Unwrap(err))
+	if len(o.results) == 0 && (o.witness != "" || o.resultsConfig != "") {
+		return nil, check.Options{}, usagef("seg: --witness and --results-config go with --results")
 	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("seg: root %q is not a folder", root)
+	opts := check.Options{
+		At: o.evaluationDate(now), Results: o.results, Witnesses: splitList(o.witness), ResultsConfig: o.resultsConfig,
 	}
-	cfg, err := config.Load(root, o.config)
-	if err != nil {
-		return nil, fmt.Errorf("seg: bad config: %w", err)
-	}
-	return &input{root: root, o: o, cfg: cfg}, nil
-}
-
-// run parses, builds and evaluates.
-func (in *input) run() (*session, error) {
-	return in.runParsed(parseTree(in.root, in.cfg, in.o))
-}
-
-func (in *input) runParsed(files []*parser.File, err error) (*session, error) {
-	root, cfg, o := in.root, in.cfg, in.o
-	if err != nil {
-		return nil, fmt.Errorf("seg: %v", err)
-	}
-	var diags parser.Diagnostics
-	for _, f := range files {
-		diags = append(diags, f.Diagnostics...)
-	}
-	extra, unmatched, rdiags, err := loadResults(root, cfg, o, files)
-	if err != nil {
-		return nil, err
-	}
-	diags = append(diags, rdiags...)
-	g, gdiags := graph.BuildConfig(files, extra, cfg.Parser)
-	diags = append(diags, gdiags...)
-	at := o.evaluationDate(now)
-	res := evaluate.Evaluate(g, at)
-	diags = append(diags, res.Diagnostics...)
-	diags.Sort()
-	c := &report.Check{
-		At:          at,
-		Graph:       g,
-		Result:      res,
-		Diagnostics: diags,
-		Source:      sourceReader(root),
-		Unmatched:   unmatched,
-	}
-	return &session{check: c, cfg: cfg, outcomes: extra}, nil
-}
-
-func sourceReader(root string) func(string) []byte {
-	return func(p string) []byte {
-		if p == "" || strings.Contains(p, "..") {
-			return nil
+	if !o.noCache {
+		if base, ok := cache.BaseDir(); ok {
+			opts.Cache = cache.Open(base, Version, t.Config.Parser)
 		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			return nil
-		}
-		return data
 	}
+	return t, opts, nil
+}
+
+// load reads, builds and evaluates the tree under root.
+func load(root string, o *options) (*check.Check, check.Stats, error) {
+	t, opts, err := open(root, o)
+	if err != nil {
+		return nil, check.Stats{}, err
+	}
+	c, stats, err := t.Run(opts)
+	if err != nil {
+		return nil, stats, fmt.Errorf("seg: %v", err)
+	}
+	return c, stats, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == '|' }) {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // output opens --output (or stdout) and decides color for the writer
@@ -282,7 +240,7 @@ func rootArg(args []string) (string, []string) {
 	return args[0], args[1:]
 }
 
-func exitFor(c *report.Check) int {
+func exitFor(c *check.Check) int {
 	if c.Failed() {
 		return exitFailed
 	}

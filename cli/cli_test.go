@@ -13,12 +13,20 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
 )
 
 func run(args ...string) (code int, stdout, stderr string) {
+	code, _, stdout, stderr = runStats(args...)
+	return code, stdout, stderr
+}
+
+// runStats is run, with what the parse cache did.
+func runStats(args ...string) (code int, st check.Stats, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = Execute(args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
+	code, st = execute(args, &out, &errb)
+	return code, st, out.String(), errb.String()
 }
 
 func writeTree(t *testing.T, dir string, files map[string]string, order []string) {
@@ -209,7 +217,7 @@ func TestEveryEmittedCodeIsRegistered(t *testing.T) {
 				continue
 			}
 			code = strings.TrimSuffix(code, `",`)
-			if _, known := lookupCode(code); !known {
+			if _, known := diag.Lookup(code); !known {
 				t.Errorf("%s: code %q is not in the registry", root, code)
 			}
 		}

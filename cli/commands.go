@@ -9,80 +9,57 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/report"
 )
 
-var checkFormats = map[string]func(io.Writer, *report.Check, bool) error{
+var checkFormats = map[string]func(io.Writer, *check.Check, bool) error{
 	"text":   report.WriteText,
-	"json":   func(w io.Writer, c *report.Check, _ bool) error { return report.WriteJSON(w, c) },
+	"json":   func(w io.Writer, c *check.Check, _ bool) error { return report.WriteJSON(w, c) },
 	"github": report.WriteGitHub,
-	"sarif":  func(w io.Writer, c *report.Check, _ bool) error { return report.WriteSARIF(w, c, Version) },
+	"sarif":  func(w io.Writer, c *check.Check, _ bool) error { return report.WriteSARIF(w, c, Version) },
 }
 
 func formatNames[T any](m map[string]T) string {
 	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
+func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 	o, err := parseFlags("check", args, "text", stderr)
 	if err != nil {
-		return 0, err
+		return 0, check.Stats{}, err
 	}
 	write, ok := checkFormats[o.format]
 	if !ok {
-		return 0, usagef("seg check: unknown --format %q (want one of: %s)", o.format, formatNames(checkFormats))
+		return 0, check.Stats{}, usagef("seg check: unknown --format %q (want one of: %s)", o.format, formatNames(checkFormats))
 	}
 	root, files := checkArgs(o.args)
-	in, err := openInput(root, o)
+	t, opts, err := open(root, o)
 	if err != nil {
-		return 0, err
+		return 0, check.Stats{}, err
 	}
 	w, colored, done, discard, err := output(o, stdout)
 	if err != nil {
-		return 0, err
+		return 0, check.Stats{}, err
 	}
 	defer discard()
-	// A tree unchanged since a run with the same flags gets that run's
-	// report (docs/performance.md, "The result cache").
-	// The key holds what the report depends on; not --output, which only
-	// says where it goes.
-	m := in.memo("check", o.format, fmt.Sprint(colored), o.blame,
-		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00"))
-	var r *session
-	if m != nil {
-		if code, report, ok := m.load(); ok {
-			if _, err := w.Write(report); err != nil {
-				return 0, fmt.Errorf("seg: %v", err)
-			}
-			return code, done()
-		}
-		r, err = m.run(in)
-	} else {
-		r, err = in.run()
-	}
-	if err != nil {
-		return 0, err
-	}
-	c := r.check
 	only := append(append([]string(nil), o.only...), files...)
-	if len(only) > 0 {
-		c = narrow(c, root, only, o.blame)
+	render := func(c *check.Check, w io.Writer) (int, error) {
+		if len(only) > 0 && o.blame != "all" {
+			c = c.Narrow(blamed(root, only))
+		}
+		return exitFor(c), write(w, c, colored)
 	}
-	code := exitFor(c)
-	dst, rw := m.writer(w)
-	defer rw.Discard()
-	if err := write(dst, c, colored); err != nil {
-		return 0, fmt.Errorf("seg: %v", err)
+	// A tree unchanged since a run with the same flags gets that run's
+	// report (docs/performance.md, "The result cache"). The key holds what
+	// the report depends on; not --output, which only says where it goes.
+	parts := []string{"check", o.format, fmt.Sprint(colored), o.blame,
+		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00")}
+	code, stats, err := t.RunReport(opts, parts, w, render)
+	if err != nil {
+		return 0, stats, fmt.Errorf("seg: %v", err)
 	}
-	if err := done(); err != nil {
-		return 0, err
-	}
-	if rw != nil && code <= exitFailed {
-		rw.Commit(code)
-	}
-	return code, nil
+	return code, stats, done()
 }
 
 // checkArgs splits check's positional arguments into the root and the
@@ -115,90 +92,14 @@ func emit(o *options, stdout io.Writer, write func(io.Writer, bool) error, code 
 	return code, nil
 }
 
-// narrow applies the blame rule of seg check FILE... (docs/precommit.md).
-// Verdicts are still those of the whole tree (SEG-SREQ-008); only what is
-// shown, and so what can fail the check, is narrowed to what the named
-// files bear on: the diagnostics located in them or pointing into them (a
-// related place, such as the first definition of a duplicate ID), and the
-// requirements whose verdict depends on something in them. blame "all"
-// narrows nothing: any finding anywhere fails.
-func narrow(c *report.Check, root string, names []string, blame string) *report.Check {
-	if blame == "all" {
-		return c
-	}
+// blamed is the set of root-relative paths a narrowed check is about
+// (docs/precommit.md): seg check FILE... and --only.
+func blamed(root string, names []string) map[string]bool {
 	want := map[string]bool{}
 	for _, n := range names {
 		want[relToRoot(root, n)] = true
 	}
-	out := *c
-	out.Diagnostics = nil
-	for _, d := range c.Diagnostics {
-		keep := want[d.Span.Start.File]
-		for _, r := range d.Related {
-			keep = keep || want[r.Span.Start.File]
-		}
-		if keep {
-			out.Diagnostics = append(out.Diagnostics, d)
-		}
-	}
-	touched := dependsOn(c.Graph, want)
-	out.Only = func(r report.Requirement) bool {
-		if touched[r.Node] {
-			return true
-		}
-		for _, reason := range r.Verdict.Blocking() {
-			if want[reason.Pos.File] {
-				return true
-			}
-		}
-		return false
-	}
-	return &out
-}
-
-// dependsOn returns the nodes whose standing depends on something written
-// in the files. A node defined in them depends on them (its links are
-// written in its own block), and so does what a verdict computes from it:
-// a waiver bears on the outcomes it excuses, an outcome on the tests it
-// confirms, a test on the requirements it verifies, an implementation on
-// the requirements it implements, and a requirement on the requirements it
-// refines.
-func dependsOn(g *graph.Graph, files map[string]bool) map[*graph.Node]bool {
-	seen := map[*graph.Node]bool{}
-	var work []*graph.Node
-	mark := func(n *graph.Node) {
-		if !seen[n] {
-			seen[n] = true
-			work = append(work, n)
-		}
-	}
-	for n := range g.Nodes() {
-		if files[n.Pos().File] {
-			mark(n)
-		}
-	}
-	follow := func(n *graph.Node, t graph.EdgeType) {
-		for e := range g.Out(n, t) {
-			mark(g.To(e))
-		}
-	}
-	for len(work) > 0 {
-		n := work[len(work)-1]
-		work = work[:len(work)-1]
-		switch n.Kind() {
-		case parser.Waiver:
-			follow(n, graph.Excuses)
-		case parser.Outcome:
-			follow(n, graph.Confirms)
-		case parser.Test:
-			follow(n, graph.Verifies)
-		case parser.Implementation:
-			follow(n, graph.Implements)
-		case parser.Requirement:
-			follow(n, graph.Refines)
-		}
-	}
-	return seen
+	return want
 }
 
 // relToRoot turns a path given on the command line (relative to the
@@ -215,30 +116,29 @@ func relToRoot(root, name string) string {
 	return filepath.ToSlash(filepath.Clean(name))
 }
 
-func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
+func runExplain(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 	o, err := parseFlags("explain", args, "text", stderr)
 	if err != nil {
-		return 0, err
+		return 0, check.Stats{}, err
 	}
 	if len(o.args) == 0 {
-		return 0, usagef("seg explain: missing ID (usage: seg explain ID [ROOT])")
+		return 0, check.Stats{}, usagef("seg explain: missing ID (usage: seg explain ID [ROOT])")
 	}
 	if len(o.args) > 2 {
-		return 0, usagef("seg explain: too many arguments (usage: seg explain ID [ROOT])")
+		return 0, check.Stats{}, usagef("seg explain: too many arguments (usage: seg explain ID [ROOT])")
 	}
 	id := o.args[0]
 	root, _ := rootArg(o.args[1:])
 	if o.format != "text" && o.format != "json" {
-		return 0, usagef("seg explain: unknown --format %q (want one of: json, text)", o.format)
+		return 0, check.Stats{}, usagef("seg explain: unknown --format %q (want one of: json, text)", o.format)
 	}
-	r, err := pipeline(root, o)
+	c, stats, err := load(root, o)
 	if err != nil {
-		return 0, err
+		return 0, stats, err
 	}
-	c := r.check
-	targets, err := c.ExplainTargets(id)
+	targets, err := report.ExplainTargets(c, id)
 	if err != nil {
-		return 0, fmt.Errorf("seg explain: %v", err)
+		return 0, stats, fmt.Errorf("seg explain: %v", err)
 	}
 	code := exitOK
 	for _, n := range targets {
@@ -246,15 +146,16 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 			code = exitFailed
 		}
 	}
-	return emit(o, stdout, func(w io.Writer, colored bool) error {
+	code, err = emit(o, stdout, func(w io.Writer, colored bool) error {
 		if o.format == "json" {
 			return report.WriteExplainJSON(w, c, id)
 		}
 		return report.WriteExplain(w, c, id, colored)
 	}, code)
+	return code, stats, err
 }
 
-var graphFormats = map[string]func(io.Writer, *report.Check) error{
+var graphFormats = map[string]func(io.Writer, *check.Check) error{
 	"json":    report.WriteGraphJSON,
 	"dot":     report.WriteDOT,
 	"mermaid": report.WriteMermaid,
@@ -262,23 +163,23 @@ var graphFormats = map[string]func(io.Writer, *report.Check) error{
 	"needs-json": report.WriteNeedsJSON,
 }
 
-func runGraph(args []string, stdout, stderr io.Writer) (int, error) {
+func runGraph(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 	o, err := parseFlags("graph", args, "json", stderr)
 	if err != nil {
-		return 0, err
+		return 0, check.Stats{}, err
 	}
 	write, ok := graphFormats[o.format]
 	if !ok {
-		return 0, usagef("seg graph: unknown --format %q (want one of: %s)", o.format, formatNames(graphFormats))
+		return 0, check.Stats{}, usagef("seg graph: unknown --format %q (want one of: %s)", o.format, formatNames(graphFormats))
 	}
 	if len(o.args) > 1 {
-		return 0, usagef("seg graph: too many arguments (usage: seg graph [ROOT])")
+		return 0, check.Stats{}, usagef("seg graph: too many arguments (usage: seg graph [ROOT])")
 	}
 	root, _ := rootArg(o.args)
-	r, err := pipeline(root, o)
+	c, stats, err := load(root, o)
 	if err != nil {
-		return 0, err
+		return 0, stats, err
 	}
-	c := r.check
-	return emit(o, stdout, func(w io.Writer, _ bool) error { return write(w, c) }, exitFor(c))
+	code, err := emit(o, stdout, func(w io.Writer, _ bool) error { return write(w, c) }, exitFor(c))
+	return code, stats, err
 }

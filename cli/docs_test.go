@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/diag"
 )
 
 // Every stable code has its own section in docs/codes.md, and the docs
@@ -21,17 +21,13 @@ func TestEveryCodeIsDocumented(t *testing.T) {
 			headings[h] = true
 		}
 	}
-	for _, list := range [][]parser.CodeInfo{parser.DiagnosticCodes, parser.ReasonCodes} {
-		for _, c := range list {
-			if !headings[c.Code] {
-				t.Errorf("docs/codes.md has no section for %q", c.Code)
-			}
-			delete(headings, c.Code)
+	for _, c := range diag.Codes() {
+		if !headings[c.Name] {
+			t.Errorf("docs/codes.md has no section for %q", c.Name)
 		}
+		delete(headings, c.Name)
 	}
 	for h := range headings {
 		t.Errorf("docs/codes.md documents %q, which the code registry does not list", h)
 	}
 }
-
-func lookupCode(code string) (parser.CodeInfo, bool) { return parser.LookupCode(code) }

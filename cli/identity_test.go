@@ -71,7 +71,7 @@ func TestOutputIdentity(t *testing.T) {
 		for _, args := range cmds {
 			var out, errb bytes.Buffer
 			full := append(append([]string{}, args...), "--at", "2026-11-29", "--no-cache")
-			code := Execute(full, nil, &out, &errb)
+			code := Execute(full, &out, &errb)
 			sum := sha256.Sum256(append(out.Bytes(), errb.Bytes()...))
 			label := name + " " + strings.Join(args[:len(args)-1], " ")
 			got = append(got, fmt.Sprintf("%s exit=%d %s", label, code, hex.EncodeToString(sum[:8])))
@@ -143,7 +143,7 @@ func identityCommands(root string) [][]string {
 // graph.
 func explainIDs(root string) []string {
 	var out bytes.Buffer
-	Execute([]string{"graph", "--format", "json", "--no-cache", "--at", "2026-11-29", root}, nil, &out, &bytes.Buffer{})
+	Execute([]string{"graph", "--format", "json", "--no-cache", "--at", "2026-11-29", root}, &out, &bytes.Buffer{})
 	var ids []string
 	seen := map[string]bool{}
 	last := ""

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/report"
 	"github.com/seg-trace/seg/results"
 )
@@ -14,44 +15,52 @@ import (
 // command that writes, and it writes only the file --output names (standard
 // output without it). A results file that cannot be read completely is
 // refused, so the record never holds half a run.
-func runImport(args []string, stdout, stderr io.Writer) (int, error) {
+func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 	o, err := parseFlags("import", args, "rst", stderr)
 	if err != nil {
-		return 0, err
+		return 0, check.Stats{}, err
 	}
 	if o.format != "rst" {
-		return 0, usagef("seg import: unknown --format %q (want rst)", o.format)
+		return 0, check.Stats{}, usagef("seg import: unknown --format %q (want rst)", o.format)
 	}
 	if len(o.results) == 0 {
-		return 0, usagef("seg import: --results FILE is required")
+		return 0, check.Stats{}, usagef("seg import: --results FILE is required")
 	}
 	if len(o.args) > 1 {
-		return 0, usagef("seg import: too many arguments (usage: seg import --results FILE --witness ID --output FILE [ROOT])")
+		return 0, check.Stats{}, usagef("seg import: too many arguments (usage: seg import --results FILE --witness ID --output FILE [ROOT])")
 	}
 	root, _ := rootArg(o.args)
-	r, err := pipeline(root, o)
+	c, stats, err := load(root, o)
 	if err != nil {
-		return 0, err
+		return 0, stats, err
 	}
-	c := r.check
-	var bad parser.Diagnostics
+	var bad diag.List
 	for _, d := range c.Diagnostics {
-		if d.Code == "invalid-results" {
+		if d.Code == results.CodeInvalidResults {
 			bad = append(bad, d)
 		}
 	}
 	if len(bad) > 0 {
 		_, colored, _, _, _ := output(&options{color: o.color}, stderr)
-		report.WriteText(stderr, &report.Check{At: c.At, Graph: c.Graph, Result: c.Result, Diagnostics: bad, Source: c.Source,
-			Only: func(report.Requirement) bool { return false }}, colored)
-		return exitFailed, nil
+		report.WriteDiagnostics(stderr, c, bad, colored)
+		// The summary line of a text report, with nothing shown.
+		fmt.Fprintf(stderr, "\n0 requirements: 0 satisfied, 0 unsatisfied; %s, 0 warnings (evaluated at %s)\n",
+			plural(len(bad), "error"), report.Date(c.At))
+		return exitFailed, stats, nil
 	}
-	outcomes := r.outcomes
-	if len(outcomes) == 0 {
+	if len(c.Outcomes) == 0 {
 		fmt.Fprintln(stderr, "seg import: no test case of the results matches a test specification's :cases:; nothing written")
-		return exitFailed, nil
+		return exitFailed, stats, nil
 	}
-	return emit(o, stdout, func(w io.Writer, _ bool) error {
-		return results.Import(w, outcomes, results.ImportOptions{IDPattern: r.cfg.Parser.IDPattern})
+	code, err := emit(o, stdout, func(w io.Writer, _ bool) error {
+		return results.Import(w, c.Outcomes, results.ImportOptions{IDPattern: c.Config.Parser.IDPattern, Files: c.Files})
 	}, exitOK)
+	return code, stats, err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -8,17 +8,18 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/report"
 )
 
-var matrixFormats = map[string]func(io.Writer, *report.Check, *report.Matrix, report.MatrixOptions) error{
-	"markdown": func(w io.Writer, _ *report.Check, m *report.Matrix, _ report.MatrixOptions) error {
+var matrixFormats = map[string]func(io.Writer, *check.Check, *report.Matrix, report.MatrixOptions) error{
+	"markdown": func(w io.Writer, _ *check.Check, m *report.Matrix, _ report.MatrixOptions) error {
 		return report.WriteMatrixMarkdown(w, m)
 	},
-	"csv": func(w io.Writer, _ *report.Check, m *report.Matrix, _ report.MatrixOptions) error {
+	"csv": func(w io.Writer, _ *check.Check, m *report.Matrix, _ report.MatrixOptions) error {
 		return report.WriteMatrixCSV(w, m)
 	},
-	"json": func(w io.Writer, _ *report.Check, m *report.Matrix, _ report.MatrixOptions) error {
+	"json": func(w io.Writer, _ *check.Check, m *report.Matrix, _ report.MatrixOptions) error {
 		return report.WriteMatrixJSON(w, m)
 	},
 	"html": report.WriteMatrixHTML,
@@ -28,27 +29,26 @@ var matrixFormats = map[string]func(io.Writer, *report.Check, *report.Matrix, re
 // is 0 whenever the matrix is written, whatever the verdicts (seg check is
 // the gate), 1 when --min-coverage is given and the share of satisfied
 // requirements is below it, and 2 when seg cannot run.
-func runMatrix(args []string, stdout, stderr io.Writer) (int, error) {
+func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 	o, err := parseFlags("matrix", args, "markdown", stderr)
 	if err != nil {
-		return 0, err
+		return 0, check.Stats{}, err
 	}
 	write, ok := matrixFormats[o.format]
 	if !ok {
-		return 0, usagef("seg matrix: unknown --format %q (want one of: %s)", o.format, formatNames(matrixFormats))
+		return 0, check.Stats{}, usagef("seg matrix: unknown --format %q (want one of: %s)", o.format, formatNames(matrixFormats))
 	}
 	if len(o.args) > 1 {
-		return 0, usagef("seg matrix: too many arguments (usage: seg matrix [ROOT])")
+		return 0, check.Stats{}, usagef("seg matrix: too many arguments (usage: seg matrix [ROOT])")
 	}
 	if math.IsNaN(o.minCoverage) || o.minCoverage < 0 || o.minCoverage > 100 {
-		return 0, usagef("seg matrix: --min-coverage must be a percentage from 0 to 100, not %v", o.minCoverage)
+		return 0, check.Stats{}, usagef("seg matrix: --min-coverage must be a percentage from 0 to 100, not %v", o.minCoverage)
 	}
 	root, _ := rootArg(o.args)
-	r, err := pipeline(root, o)
+	c, stats, err := load(root, o)
 	if err != nil {
-		return 0, err
+		return 0, stats, err
 	}
-	c := r.check
 	opt := report.MatrixOptions{LinkTemplate: o.linkTemplate, LinkBase: linkBase(root, o.output)}
 	m := report.BuildMatrix(c, opt)
 	code := exitOK
@@ -61,7 +61,7 @@ func runMatrix(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stderr, "seg matrix: coverage %.1f%% (%d of %d requirements satisfied) is below --min-coverage %v%%\n",
 			*cov.Percent, cov.Count, cov.Total, o.minCoverage)
 	}
-	return code, err
+	return code, stats, err
 }
 
 // linkBase is the prefix of the HTML page's relative links: the path from

@@ -12,7 +12,7 @@ import (
 // output in the scripts after a deliberate change.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"seg": func() { os.Exit(Execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"seg": func() { os.Exit(Execute(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/config"
-	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/results"
 )
 
@@ -87,7 +87,7 @@ type selfCheckReport struct {
 func selfCheckExec(t *testing.T, into any, args ...string) int {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := Execute(args, strings.NewReader(""), &out, &errb)
+	code := Execute(args, &out, &errb)
 	if code == exitTrouble {
 		t.Fatalf("seg %s: exit 2: %s", strings.Join(args, " "), errb.String())
 	}
@@ -149,7 +149,7 @@ func loadSelfCheckTree(t *testing.T) *selfCheckTree {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := parser.ParseTree(selfCheckRoot, cfg.Parser)
+	files, _, err := check.ParseTree(selfCheckRoot, cfg.Parser)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,11 +40,12 @@ func benchTree(n int) *segtest.Tree {
 // than doubles the time.
 func BenchmarkBuildEvaluate(b *testing.B) {
 	for _, n := range []int{250_000, 500_000, 1_000_000} {
-		files := benchTree(n).Files()
+		tr := benchTree(n)
+		files := tr.Files()
 		nodes := len(files[0].Nodes)
 		b.Run(fmt.Sprintf("nodes=%d", nodes), func(b *testing.B) {
 			for b.Loop() {
-				g, _ := graph.Build(files, nil)
+				g, _ := graph.Build(tr.FileSet(), files, nil, nil)
 				evaluate.Evaluate(g, at)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")

@@ -14,17 +14,18 @@ import (
 // allocates shows up here.
 func TestCostIsLinear(t *testing.T) {
 	perNode := func(n int) (allocs, bytes float64, nodes int) {
-		files := benchTree(n).Files()
+		tr := benchTree(n)
+		files := tr.Files()
 		nodes = len(files[0].Nodes)
 		var total uint64
 		allocs = testing.AllocsPerRun(2, func() {
-			g, _ := graph.Build(files, nil)
+			g, _ := graph.Build(tr.FileSet(), files, nil, nil)
 			evaluate.Evaluate(g, at)
 		})
 		res := testing.Benchmark(func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				g, _ := graph.Build(files, nil)
+				g, _ := graph.Build(tr.FileSet(), files, nil, nil)
 				evaluate.Evaluate(g, at)
 			}
 		})

@@ -13,7 +13,7 @@ var at = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
 func verdicts(t *testing.T, tr *segtest.Tree) map[string]evaluate.Verdict {
 	t.Helper()
-	g, _ := graph.Build(tr.Files(), nil)
+	g, _ := graph.Build(tr.FileSet(), tr.Files(), nil, nil)
 	res := evaluate.Evaluate(g, at)
 	m := map[string]evaluate.Verdict{}
 	for _, v := range res.Verdicts {
@@ -180,7 +180,7 @@ func TestLeafRuleClauses(t *testing.T) {
 				t.Errorf("satisfied with blocking reasons %+v", v.Blocking())
 			}
 			for _, r := range v.Reasons {
-				if !r.Pos.IsValid() || r.Code == "" || r.Message == "" {
+				if !r.Pos.IsValid() || r.Code == nil || r.Message == "" {
 					t.Errorf("reason without position, code or message: %+v", r)
 				}
 			}
@@ -190,7 +190,7 @@ func TestLeafRuleClauses(t *testing.T) {
 
 func hasCode(rs []evaluate.Reason, code string) bool {
 	for _, r := range rs {
-		if r.Code == code {
+		if r.Code.Name == code {
 			return true
 		}
 	}
@@ -279,7 +279,7 @@ func TestCycles(t *testing.T) {
 	tr.Test("T", "LEAF")
 	tr.Impl("I", "LEAF")
 	tr.Outcome("O", "T", "I", "passed")
-	g, diags := graph.Build(tr.Files(), nil)
+	g, diags := graph.Build(tr.FileSet(), tr.Files(), nil, nil)
 	res := evaluate.Evaluate(g, at)
 	got := map[string]bool{}
 	for _, v := range res.Verdicts {
@@ -293,7 +293,7 @@ func TestCycles(t *testing.T) {
 	}
 	cycles := 0
 	for _, d := range diags {
-		if d.Code == "refinement-cycle" {
+		if d.Code.Name == "refinement-cycle" {
 			cycles++
 		}
 	}

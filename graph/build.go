@@ -9,22 +9,20 @@ import (
 	"sync"
 	"time"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // Build makes the graph from every parsed file plus extra nodes (outcomes
-// read from test results). It never fails: what does not fit becomes a
-// diagnostic and adds nothing to the graph. The input order does not matter:
-// the same nodes in any order give an identical graph.
-func Build(files []*parser.File, extra []parser.Node) (*Graph, parser.Diagnostics) {
-	return BuildConfig(files, extra, nil)
-}
-
-// BuildConfig is Build for a tree read with cfg: when cfg names a
+// read from test results), all of whose positions are in fset. It never
+// fails: what does not fit becomes a diagnostic (in no particular order)
+// and adds nothing to the graph. The input order does not matter: the same
+// nodes in any order give an identical graph. When cfg names a
 // sphinx-needs project (cfg.Needs), a need's link options make edges as
-// the project and seg.toml's mapping say (docs/sphinx-needs.md). A nil cfg
+// the project and seg.toml's mapping say (docs/sphinx-needs.md); a nil cfg
 // is the default configuration.
-func BuildConfig(files []*parser.File, extra []parser.Node, cfg *parser.Config) (*Graph, parser.Diagnostics) {
+func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config) (*Graph, diag.List) {
 	var src []*parser.Node
 	for _, f := range files {
 		for i := range f.Nodes {
@@ -47,11 +45,11 @@ func BuildConfig(files []*parser.File, extra []parser.Node, cfg *parser.Config) 
 			}
 		}
 	}
-	return build(src, needs, parents)
+	return build(fset, src, needs, parents)
 }
 
-func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]string) (*Graph, parser.Diagnostics) {
-	b := &builder{needs: needs}
+func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]string) (*Graph, diag.List) {
+	b := &builder{needs: needs, files: fset}
 	// A node without an ID was already reported by the parser; nothing can
 	// link to it, so it stays out of the graph.
 	// Sort small keys rather than the nodes themselves: the comparisons
@@ -71,25 +69,24 @@ func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]str
 		if a.id != b.id {
 			return strings.Compare(a.id, b.id)
 		}
-		return comparePos(a.n.Pos, b.n.Pos)
+		return fset.Compare(a.n.Pos, b.n.Pos)
 	})
 	kept := make([]*parser.Node, len(keys))
 	for i, k := range keys {
 		kept[i] = k.n
 	}
 
-	g := &Graph{byID: make(map[string]int32, len(kept)), needs: needs}
+	g := &Graph{byID: make(map[string]int32, len(kept)), needs: needs, files: fset}
 	pn := make([]*parser.Node, 0, len(kept))
 	for i, n := range kept {
 		if i > 0 && kept[i-1].ID == n.ID {
 			first := pn[len(pn)-1]
-			b.diag(parser.Diagnostic{
-				Severity: parser.Error,
-				Code:     "duplicate-id",
-				Message:  fmt.Sprintf("duplicate ID %q (first defined at %s)", n.ID, first.Pos),
-				Detail:   "IDs are unique across the whole tree. The first definition (by file, line and column) is the one links resolve to; this one is left out of the graph.",
-				Span:     idSpan(n),
-				Related:  []parser.Related{{Span: idSpan(first), Message: fmt.Sprintf("%q first defined here", n.ID)}},
+			b.diag(diag.Diagnostic{
+				Code:    CodeDuplicateID,
+				Message: fmt.Sprintf("duplicate ID %q (first defined at %s)", n.ID, fset.Position(first.Pos)),
+				Detail:  "IDs are unique across the whole tree. The first definition (by file, line and column) is the one links resolve to; this one is left out of the graph.",
+				Span:    idSpan(n),
+				Related: []diag.Related{{Span: idSpan(first), Message: fmt.Sprintf("%q first defined here", n.ID)}},
 			})
 			continue
 		}
@@ -147,13 +144,12 @@ func build(src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]str
 		if x.to != y.to {
 			return cmp.Compare(x.to, y.to)
 		}
-		return comparePos(x.pos, y.pos)
+		return fset.Compare(x.pos, y.pos)
 	})
 	g.adjacency()
 
 	b.cycles()
 	b.warnings()
-	b.diags.Sort()
 	return g, b.diags
 }
 
@@ -236,23 +232,14 @@ func (g *Graph) adjacency() {
 
 type builder struct {
 	g       *Graph
-	diags   parser.Diagnostics
+	files   *source.FileSet
+	diags   diag.List
 	suggest *suggester
 	needs   *parser.Needs
 	extras  []edgeExtra // see extra
 }
 
-func (b *builder) diag(d parser.Diagnostic) { b.diags = append(b.diags, d) }
-
-func comparePos(a, b parser.Pos) int {
-	if a.File != b.File {
-		return strings.Compare(a.File, b.File)
-	}
-	if a.Line != b.Line {
-		return cmp.Compare(a.Line, b.Line)
-	}
-	return cmp.Compare(a.Col, b.Col)
-}
+func (b *builder) diag(d diag.Diagnostic) { b.diags = append(b.diags, d) }
 
 // repeated reports whether options[i] repeats an earlier option's name. A
 // node has a handful of options, so a scan beats a map.
@@ -265,13 +252,11 @@ func repeated(options []parser.Option, i int) bool {
 	return false
 }
 
-func idSpan(n *parser.Node) parser.Span {
+func idSpan(n *parser.Node) source.Span {
 	if o := n.Option("id"); o != nil && o.ValuePos.IsValid() {
-		end := o.ValuePos
-		end.Col += len(n.ID)
-		return parser.Span{Start: o.ValuePos, End: end}
+		return source.Span{Start: o.ValuePos, End: o.ValuePos.Add(len(n.ID))}
 	}
-	return parser.Span{Start: n.Pos}
+	return source.At(n.Pos)
 }
 
 // initNode fills g in place: the graph's node slice is allocated once, and
@@ -283,6 +268,7 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.directive = n.Directive
 	g.title = n.Title
 	g.pos = n.Pos
+	g.broken = n.Broken
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts
@@ -347,12 +333,11 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 		}
 		for j, l := range o.Links {
 			if listedBefore(o.Links, j) {
-				b.diag(parser.Diagnostic{
-					Severity: parser.Warning,
-					Code:     "duplicate-link",
-					Message:  fmt.Sprintf("%q is listed twice in :%s:", l.ID, o.Name),
-					Detail:   "Each entry still makes its own edge; remove the repeated one.",
-					Span:     l.Span,
+				b.diag(diag.Diagnostic{
+					Code:    CodeDuplicateLink,
+					Message: fmt.Sprintf("%q is listed twice in :%s:", l.ID, o.Name),
+					Detail:  "Each entry still makes its own edge; remove the repeated one.",
+					Span:    l.Span,
 				})
 			}
 			to := ts[j]
@@ -361,27 +346,27 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 				if s := b.suggestion(l.ID, spec.target); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
-				b.diag(parser.Diagnostic{
-					Severity: parser.Error,
-					Code:     "unresolved-link",
-					Message:  msg,
-					Detail:   fmt.Sprintf("No node in the tree has the ID %q, so this entry of :%s: adds no edge.", l.ID, o.Name),
-					Span:     l.Span,
+				b.diag(diag.Diagnostic{
+					Code:    CodeUnresolvedLink,
+					Message: msg,
+					Detail:  fmt.Sprintf("No node in the tree has the ID %q, so this entry of :%s: adds no edge.", l.ID, o.Name),
+					Span:    l.Span,
 				})
 				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: l, reason: Unresolved})
+				g.nodes[from].broken = true
 				continue
 			}
 			target := &g.nodes[to]
 			if target.kind != spec.target {
-				b.diag(parser.Diagnostic{
-					Severity: parser.Error,
-					Code:     "wrong-kind",
-					Message:  fmt.Sprintf(":%s: must name a %s, but %q is a %s", o.Name, spec.target, l.ID, target.kind),
-					Detail:   "A link to a node of the wrong kind adds no edge.",
-					Span:     l.Span,
-					Related:  []parser.Related{{Span: parser.Span{Start: target.pos}, Message: fmt.Sprintf("%q is defined here", l.ID)}},
+				b.diag(diag.Diagnostic{
+					Code:    CodeWrongKind,
+					Message: fmt.Sprintf(":%s: must name a %s, but %q is a %s", o.Name, spec.target, l.ID, target.kind),
+					Detail:  "A link to a node of the wrong kind adds no edge.",
+					Span:    l.Span,
+					Related: []diag.Related{{Span: source.At(target.pos), Message: fmt.Sprintf("%q is defined here", l.ID)}},
 				})
 				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: l, reason: WrongKind})
+				g.nodes[from].broken = true
 				continue
 			}
 			state := parser.Active
@@ -409,12 +394,11 @@ func (b *builder) warnings() {
 		switch n.kind {
 		case parser.Outcome:
 			if g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
-				b.diag(parser.Diagnostic{
-					Severity: parser.Warning,
-					Code:     "unwitnessed-outcome",
-					Message:  fmt.Sprintf("outcome %q confirms a test but witnesses no implementation", n.id),
-					Detail:   "An outcome counts as evidence only when it also names the implementation it ran against (:witnesses:). This one is excluded from every verdict.",
-					Span:     parser.Span{Start: n.pos},
+				b.diag(diag.Diagnostic{
+					Code:    CodeUnwitnessedOutcome,
+					Message: fmt.Sprintf("outcome %q confirms a test but witnesses no implementation", n.id),
+					Detail:  "An outcome counts as evidence only when it also names the implementation it ran against (:witnesses:). This one is excluded from every verdict.",
+					Span:    source.At(n.pos),
 				})
 			}
 		case parser.Waiver:
@@ -427,22 +411,20 @@ func (b *builder) warnings() {
 				}
 			}
 			if !used {
-				b.diag(parser.Diagnostic{
-					Severity: parser.Warning,
-					Code:     "unused-waiver",
-					Message:  fmt.Sprintf("waiver %q excuses no failed outcome", n.id),
-					Detail:   "Every outcome this waiver names passed or was skipped, so it excuses nothing. Remove it, or point it at the outcome it was written for.",
-					Span:     parser.Span{Start: n.pos},
+				b.diag(diag.Diagnostic{
+					Code:    CodeUnusedWaiver,
+					Message: fmt.Sprintf("waiver %q excuses no failed outcome", n.id),
+					Detail:  "Every outcome this waiver names passed or was skipped, so it excuses nothing. Remove it, or point it at the outcome it was written for.",
+					Span:    source.At(n.pos),
 				})
 			}
 		case parser.Test:
 			if !g.HasOut(n, Verifies) {
-				b.diag(parser.Diagnostic{
-					Severity: parser.Warning,
-					Code:     "orphan-test",
-					Message:  fmt.Sprintf("test specification %q verifies no requirement", n.id),
-					Detail:   "A test specification without a :verifies: edge to a requirement is evidence for nothing.",
-					Span:     parser.Span{Start: n.pos},
+				b.diag(diag.Diagnostic{
+					Code:    CodeOrphanTest,
+					Message: fmt.Sprintf("test specification %q verifies no requirement", n.id),
+					Detail:  "A test specification without a :verifies: edge to a requirement is evidence for nothing.",
+					Span:    source.At(n.pos),
 				})
 			}
 		}

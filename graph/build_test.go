@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/internal/segtest"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
-type diag struct {
+type diagLine struct {
 	Code    string
 	Sev     string
 	Message string
@@ -18,10 +20,11 @@ type diag struct {
 	Related int
 }
 
-func diagsOf(ds parser.Diagnostics) []diag {
-	var out []diag
+func diagsOf(fs *source.FileSet, ds diag.List) []diagLine {
+	ds.Sort(fs)
+	var out []diagLine
 	for _, d := range ds {
-		out = append(out, diag{d.Code, d.Severity.String(), d.Message, d.Span.Start.Line, len(d.Related)})
+		out = append(out, diagLine{d.Code.Name, d.Severity().String(), d.Message, fs.Position(d.Span.Start).Line, len(d.Related)})
 	}
 	return out
 }
@@ -37,8 +40,8 @@ func TestGraphDiagnostics(t *testing.T) {
 	tr.Req("SEG-SREQ-006", "")                                 // line 61: duplicate ID
 	tr.Req("A", "B")                                           // line 71
 	tr.Req("B", "A")                                           // line 81
-	_, ds := graph.Build(tr.Files(), nil)
-	want := []diag{
+	_, ds := graph.Build(tr.FileSet(), tr.Files(), nil, nil)
+	want := []diagLine{
 		{"unresolved-link", "error", `unresolved link "SEG-SREQ-06" (did you mean "SEG-SREQ-006"?)`, 13, 0},
 		{"duplicate-link", "warning", `"SEG-SREQ-006" is listed twice in :verifies:`, 13, 0},
 		{"wrong-kind", "error", `:implements: must name a requirement, but "TS-1" is a test`, 23, 1},
@@ -48,7 +51,7 @@ func TestGraphDiagnostics(t *testing.T) {
 		{"duplicate-id", "error", `duplicate ID "SEG-SREQ-006" (first defined at t.rst:1:1)`, 62, 1},
 		{"refinement-cycle", "error", `refinement cycle among "A", "B"`, 73, 1},
 	}
-	if diff := cmp.Diff(want, diagsOf(ds)); diff != "" {
+	if diff := cmp.Diff(want, diagsOf(tr.FileSet(), ds)); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }
@@ -58,7 +61,7 @@ func TestUnresolvedLinkAddsNoEdge(t *testing.T) {
 	tr.Req("R", "")
 	tr.Test("T", "R, NOPE")
 	tr.Impl("I", "T") // wrong kind: no edge
-	g, _ := graph.Build(tr.Files(), nil)
+	g, _ := graph.Build(tr.FileSet(), tr.Files(), nil, nil)
 	var got []string
 	for e := range g.Edges() {
 		got = append(got, fmt.Sprintf("%s -%s-> %s", g.From(e).ID(), e.Type(), g.To(e).ID()))
@@ -69,15 +72,21 @@ func TestUnresolvedLinkAddsNoEdge(t *testing.T) {
 }
 
 func TestDuplicateIDKeepsTheFirstByPosition(t *testing.T) {
-	a := parser.Node{Kind: parser.Requirement, Directive: "sreq", ID: "R", Title: "first", Pos: parser.Pos{File: "a.rst", Line: 9, Col: 1}, Parent: -1}
-	b := parser.Node{Kind: parser.Test, Directive: "test", ID: "R", Title: "second", Pos: parser.Pos{File: "b.rst", Line: 1, Col: 1}, Parent: -1}
+	fs := source.NewFileSet()
+	// b.rst is added first: positions order by file name, not by index.
+	fb := fs.Add("b.rst", 0, source.Docutils)
+	fa := fs.Add("a.rst", 0, source.Docutils)
+	fa.SetLines([]int32{0, 10, 20, 30, 40, 50, 60, 70, 80, 90})
+	fb.SetLines([]int32{0})
+	a := parser.Node{Kind: parser.Requirement, Directive: "sreq", ID: "R", Title: "first", Pos: fa.Pos(80), Parent: -1}
+	b := parser.Node{Kind: parser.Test, Directive: "test", ID: "R", Title: "second", Pos: fb.Pos(0), Parent: -1}
 	for _, files := range [][]*parser.File{
-		{{Path: "a.rst", Nodes: []parser.Node{a}}, {Path: "b.rst", Nodes: []parser.Node{b}}},
-		{{Path: "b.rst", Nodes: []parser.Node{b}}, {Path: "a.rst", Nodes: []parser.Node{a}}},
+		{{Path: "a.rst", Source: fa, Nodes: []parser.Node{a}}, {Path: "b.rst", Source: fb, Nodes: []parser.Node{b}}},
+		{{Path: "b.rst", Source: fb, Nodes: []parser.Node{b}}, {Path: "a.rst", Source: fa, Nodes: []parser.Node{a}}},
 	} {
-		g, ds := graph.Build(files, nil)
+		g, ds := graph.Build(fs, files, nil, nil)
 		n, _ := g.Lookup("R")
-		if n.Title() != "first" || len(ds) != 1 || ds[0].Span.Start.File != "b.rst" {
+		if n.Title() != "first" || len(ds) != 1 || fs.Position(ds[0].Span.Start).Filename != "b.rst" {
 			t.Errorf("kept %q, diagnostics %+v", n.Title(), ds)
 		}
 	}
@@ -90,7 +99,7 @@ func TestEdgeStatesAndNodeFacts(t *testing.T) {
 	tr.Impl("I", "R (retired)")
 	tr.Outcome("O", "T", "I", "error")
 	tr.Waiver("W", "O", "2026-02-30")
-	g, _ := graph.Build(tr.Files(), nil)
+	g, _ := graph.Build(tr.FileSet(), tr.Files(), nil, nil)
 	var got []string
 	for e := range g.Edges() {
 		got = append(got, fmt.Sprintf("%s %s %s %s", g.From(e).ID(), e.Type(), g.To(e).ID(), e.State()))

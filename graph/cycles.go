@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // cycles finds the strongly connected components of the refinement graph
@@ -125,8 +127,8 @@ func (b *builder) reportCycle(comp []int32) {
 		member[w] = true
 	}
 	ids := make([]string, len(comp))
-	var related []parser.Related
-	var at parser.Span
+	var related []diag.Related
+	var at source.Span
 	for i, w := range comp {
 		ids[i] = g.nodes[w].id
 		for _, ei := range g.nodes[w].out {
@@ -138,19 +140,18 @@ func (b *builder) reportCycle(comp []int32) {
 				at = e.Span()
 				continue
 			}
-			related = append(related, parser.Related{
+			related = append(related, diag.Related{
 				Span:    e.Span(),
 				Message: fmt.Sprintf("%q refines %q", g.nodes[w].id, g.nodes[e.to].id),
 			})
 		}
 	}
-	b.diag(parser.Diagnostic{
-		Severity: parser.Error,
-		Code:     "refinement-cycle",
-		Message:  fmt.Sprintf("refinement cycle among %s", strings.Join(quoteAll(ids), ", ")),
-		Detail:   "Requirements on a cycle depend on themselves, so none of them can be satisfied, nor can anything they refine. Break the cycle by removing one :refines: entry.",
-		Span:     at,
-		Related:  related,
+	b.diag(diag.Diagnostic{
+		Code:    CodeRefinementCycle,
+		Message: fmt.Sprintf("refinement cycle among %s", strings.Join(quoteAll(ids), ", ")),
+		Detail:  "Requirements on a cycle depend on themselves, so none of them can be satisfied, nor can anything they refine. Break the cycle by removing one :refines: entry.",
+		Span:    at,
+		Related: related,
 	})
 }
 

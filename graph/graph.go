@@ -11,7 +11,21 @@ import (
 	"iter"
 	"time"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
+)
+
+// The diagnostic codes of the graph: what only the whole tree can show.
+var (
+	CodeDuplicateID        = diag.NewError("duplicate-id", "two nodes share an ID")
+	CodeUnresolvedLink     = diag.NewError("unresolved-link", "a link to an ID that is not defined")
+	CodeWrongKind          = diag.NewError("wrong-kind", "a link to a node of the wrong kind")
+	CodeRefinementCycle    = diag.NewError("refinement-cycle", "requirements refine each other in a cycle")
+	CodeUnwitnessedOutcome = diag.NewWarning("unwitnessed-outcome", "an outcome with confirms but no witnesses edge")
+	CodeUnusedWaiver       = diag.NewWarning("unused-waiver", "a waiver that excuses only passed or skipped outcomes")
+	CodeOrphanTest         = diag.NewWarning("orphan-test", "a test specification that verifies nothing")
+	CodeDuplicateLink      = diag.NewWarning("duplicate-link", "the same target twice in one link option")
 )
 
 // EdgeType names what a link option means.
@@ -110,7 +124,7 @@ type Node struct {
 	kind      parser.Kind
 	directive string
 	title     string
-	pos       parser.Pos
+	pos       source.Pos
 	attrs     []Attr
 
 	// outcome
@@ -130,6 +144,9 @@ type Node struct {
 	// the ID of the node whose body holds it ("" at the top level)
 	need   bool
 	parent string
+	// broken: an error diagnostic is about the node itself (its options,
+	// its ID, one of its link entries)
+	broken bool
 
 	in, out []int32 // indices into Graph.edges
 }
@@ -144,7 +161,7 @@ func (n *Node) ID() string          { return n.id }
 func (n *Node) Kind() parser.Kind   { return n.kind }
 func (n *Node) Directive() string   { return n.directive }
 func (n *Node) Title() string       { return n.title }
-func (n *Node) Pos() parser.Pos     { return n.pos }
+func (n *Node) Pos() source.Pos     { return n.pos }
 func (n *Node) Result() Result      { return n.result }
 func (n *Node) ResultText() string  { return n.resultRaw }
 func (n *Node) Config() string      { return n.config }
@@ -159,6 +176,11 @@ func (n *Node) InDegree() int       { return len(n.in) }
 func (n *Node) OutDegree() int      { return len(n.out) }
 func (n *Node) String() string      { return n.id }
 func (n *Node) IsRequirement() bool { return n.kind == parser.Requirement }
+
+// Broken reports whether an error diagnostic is about the node itself: an
+// option or value of it, its ID, or one of its link entries. Such an
+// outcome can only count against a requirement (semantics.md).
+func (n *Node) Broken() bool { return n.broken }
 
 // IsNeed reports whether the node is a sphinx-needs need: its directive is
 // a need type of the project (whatever seg kind it maps onto).
@@ -176,19 +198,6 @@ func (n *Node) Attr(name string) string {
 	return ""
 }
 
-// Expired reports whether a waiver no longer excuses anything at the given
-// evaluation date: its :expires: date is earlier than at. A waiver whose
-// :expires: is not a valid date excuses nothing, so it counts as expired.
-func (n *Node) Expired(at time.Time) bool {
-	if !n.hasExpires {
-		return false
-	}
-	if !n.expiresOK {
-		return true
-	}
-	return n.expires.Before(at)
-}
-
 // Edge is one resolved link entry.
 type Edge struct {
 	typ      EdgeType
@@ -196,12 +205,12 @@ type Edge struct {
 	from, to int32
 	// The link entry's position and, when it sits on one line, its width:
 	// a whole Span would double the size of the graph's largest array.
-	pos   parser.Pos
+	pos   source.Pos
 	width int32
 	x     *edgeExtra // nil for an edge of seg's own link options
 }
 
-func newEdge(typ EdgeType, from, to int32, state parser.State, sp parser.Span) Edge {
+func newEdge(typ EdgeType, from, to int32, state parser.State, sp source.Span) Edge {
 	return Edge{typ: typ, state: state, from: from, to: to, pos: sp.Start, width: int32(sp.Len())}
 }
 
@@ -240,14 +249,13 @@ func (e *Edge) Condition() string {
 
 func (e *Edge) State() parser.State { return e.state }
 func (e *Edge) Active() bool        { return e.state == parser.Active }
-func (e *Edge) Pos() parser.Pos     { return e.pos }
+func (e *Edge) Pos() source.Pos     { return e.pos }
 
 // Span is the link entry's span (only its start when it is not on one line).
-func (e *Edge) Span() parser.Span {
-	sp := parser.Span{Start: e.pos}
+func (e *Edge) Span() source.Span {
+	sp := source.At(e.pos)
 	if e.width > 0 {
-		sp.End = e.pos
-		sp.End.Col += int(e.width)
+		sp.End = e.pos.Add(int(e.width))
 	}
 	return sp
 }
@@ -264,7 +272,11 @@ type Graph struct {
 
 	open  []OpenLink    // link entries that made no edge, in (from, position) order
 	needs *parser.Needs // the sphinx-needs project, nil when none
+	files *source.FileSet
 }
+
+// Files is the FileSet every position of the graph resolves against.
+func (g *Graph) Files() *source.FileSet { return g.files }
 
 // OpenReason says why a link entry made no edge.
 type OpenReason uint8
@@ -306,8 +318,8 @@ type OpenLink struct {
 
 func (o *OpenLink) Option() string     { return o.option }
 func (o *OpenLink) Reason() OpenReason { return o.reason }
-func (o *OpenLink) Span() parser.Span  { return o.link.Span }
-func (o *OpenLink) Pos() parser.Pos    { return o.link.Span.Start }
+func (o *OpenLink) Span() source.Span  { return o.link.Span }
+func (o *OpenLink) Pos() source.Pos    { return o.link.Span.Start }
 func (o *OpenLink) Part() string       { return o.link.Part }
 func (o *OpenLink) Condition() string  { return o.link.Condition }
 

@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -28,12 +29,11 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *parser.LinkType, k
 			continue
 		}
 		if needListedBefore(o.Links, j) {
-			b.diag(parser.Diagnostic{
-				Severity: parser.Warning,
-				Code:     "duplicate-link",
-				Message:  fmt.Sprintf("%q is listed twice in :%s:", l.Address(), o.Name),
-				Detail:   "Each entry still makes its own edge; remove the repeated one.",
-				Span:     l.Span,
+			b.diag(diag.Diagnostic{
+				Code:    CodeDuplicateLink,
+				Message: fmt.Sprintf("%q is listed twice in :%s:", l.Address(), o.Name),
+				Detail:  "Each entry still makes its own edge; remove the repeated one.",
+				Span:    l.Span,
 			})
 		}
 		part := l.Part
@@ -59,14 +59,14 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *parser.LinkType, k
 			if s := b.suggestion(l.ID, want); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
-			b.diag(parser.Diagnostic{
-				Severity: parser.Error,
-				Code:     "unresolved-link",
-				Message:  msg,
-				Detail:   fmt.Sprintf("No node in the tree has the ID %q, so this entry of :%s: adds no edge. (A link type whose dead links are allowed is configured with allow_dead_links in ubproject.toml.)", l.ID, o.Name),
-				Span:     l.Span,
+			b.diag(diag.Diagnostic{
+				Code:    CodeUnresolvedLink,
+				Message: msg,
+				Detail:  fmt.Sprintf("No node in the tree has the ID %q, so this entry of :%s: adds no edge. (A link type whose dead links are allowed is configured with allow_dead_links in ubproject.toml.)", l.ID, o.Name),
+				Span:    l.Span,
 			})
 			g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Unresolved})
+			g.nodes[from].broken = true
 			continue
 		}
 		typ, state := Link, parser.Active

@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // needsCfg: types req (requirement), test (test), impl (implementation)
@@ -34,14 +36,15 @@ func needsCfg() *parser.Config {
 	return cfg
 }
 
-func buildNeeds(t *testing.T, src string) (*graph.Graph, parser.Diagnostics) {
+func buildNeeds(t *testing.T, src string) (*graph.Graph, diag.List) {
 	t.Helper()
 	cfg := needsCfg()
-	f := parser.ParseFile("n.rst", []byte(src), cfg)
+	fs := source.NewFileSet()
+	f := parser.ParseFile(fs.Add("n.rst", len(src), source.Docutils), []byte(src), cfg)
 	if len(f.Diagnostics) > 0 {
 		t.Fatalf("parse diagnostics: %v", f.Diagnostics)
 	}
-	return graph.BuildConfig([]*parser.File{f}, nil, cfg)
+	return graph.Build(fs, []*parser.File{f}, nil, cfg)
 }
 
 func edgesOf(g *graph.Graph) []string {
@@ -65,7 +68,7 @@ func edgesOf(g *graph.Graph) []string {
 func openOf(g *graph.Graph) []string {
 	var out []string
 	for o := range g.OpenLinks() {
-		out = append(out, fmt.Sprintf("%s :%s: %s %s line %d", g.OpenFrom(o).ID(), o.Option(), o.Address(), o.Reason(), o.Pos().Line))
+		out = append(out, fmt.Sprintf("%s :%s: %s %s line %d", g.OpenFrom(o).ID(), o.Option(), o.Address(), o.Reason(), g.Files().Position(o.Pos()).Line))
 	}
 	return out
 }
@@ -132,11 +135,11 @@ func TestNeedEdges(t *testing.T) {
 	if d := cmp.Diff(wantOpen, openOf(g)); d != "" {
 		t.Errorf("open links (-want +got):\n%s", d)
 	}
-	want2 := []diag{
+	want2 := []diagLine{
 		{"duplicate-link", "warning", `"REQ_C" is listed twice in :realizes:`, 12, 0},
 		{"unresolved-link", "error", `unresolved link "NOPE_1"`, 22, 0},
 	}
-	if d := cmp.Diff(want2, diagsOf(ds)); d != "" {
+	if d := cmp.Diff(want2, diagsOf(g.Files(), ds)); d != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", d)
 	}
 }
@@ -181,18 +184,20 @@ func TestNeedEvaluation(t *testing.T) {
 	}
 	var codes []string
 	for _, r := range v.Blocking() {
-		codes = append(codes, r.Code)
+		codes = append(codes, r.Code.Name)
 	}
 	if d := cmp.Diff([]string{"no-active-verifies"}, codes[:1]); d != "" {
 		t.Errorf("reasons %v", codes)
 	}
 }
 
-// Without a project, BuildConfig is Build.
+// Without a project, a nil config is the default one.
 func TestBuildConfigWithoutNeeds(t *testing.T) {
-	f := parser.ParseFile("a.rst", []byte(".. sreq:: S\n   :id: S-1\n   :refines: S-2[x]\n\n.. sreq:: T\n   :id: S-2\n"), nil)
-	g1, d1 := graph.Build([]*parser.File{f}, nil)
-	g2, d2 := graph.BuildConfig([]*parser.File{f}, nil, parser.DefaultConfig())
+	src := ".. sreq:: S\n   :id: S-1\n   :refines: S-2[x]\n\n.. sreq:: T\n   :id: S-2\n"
+	fs := source.NewFileSet()
+	f := parser.ParseFile(fs.Add("a.rst", len(src), source.Docutils), []byte(src), nil)
+	g1, d1 := graph.Build(fs, []*parser.File{f}, nil, nil)
+	g2, d2 := graph.Build(fs, []*parser.File{f}, nil, parser.DefaultConfig())
 	if d := cmp.Diff(edgesOf(g1), edgesOf(g2)); d != "" || len(d1) != len(d2) || len(d1) != 1 {
 		t.Errorf("differ: %s %v %v", d, d1, d2)
 	}

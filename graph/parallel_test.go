@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/internal/segtest"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // bigTree has enough nodes for Build to work on every core, and every kind
@@ -45,10 +46,10 @@ func TestParallelBuildIsSequentialBuild(t *testing.T) {
 	if len(tr.Nodes) < 4*parallelChunk {
 		t.Fatalf("only %d nodes: the build would not split", len(tr.Nodes))
 	}
-	opts := cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}), cmp.Comparer(func(a, b *parser.Needs) bool { return a == b })}
+	opts := cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}), cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }), cmp.Comparer(func(a, b *parser.Needs) bool { return a == b })}
 	defer func(c int) { parallelChunk = c }(parallelChunk)
 	parallelChunk = 1 << 30
-	seq, seqDiags := Build(tr.Files(), nil)
+	seq, seqDiags := Build(tr.FileSet(), tr.Files(), nil, nil)
 	parallelChunk = 64
 	r := rand.New(rand.NewPCG(1, 2))
 	for round := range 3 {
@@ -56,17 +57,19 @@ func TestParallelBuildIsSequentialBuild(t *testing.T) {
 		if round > 0 {
 			r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 		}
-		par, parDiags := Build((&segtest.Tree{Nodes: nodes}).Files(), nil)
+		par, parDiags := Build(tr.FileSet(), []*parser.File{{Path: "t.rst", Source: tr.Files()[0].Source, Nodes: nodes}}, nil, nil)
 		if diff := cmp.Diff(seq, par, opts); diff != "" {
 			t.Fatalf("round %d: the parallel build differs (-sequential +parallel):\n%s", round, diff)
 		}
-		if diff := cmp.Diff(seqDiags, parDiags); diff != "" {
+		seqDiags.Sort(tr.FileSet())
+		parDiags.Sort(tr.FileSet())
+		if diff := cmp.Diff(seqDiags, parDiags, cmp.AllowUnexported(source.Pos{})); diff != "" {
 			t.Fatalf("round %d: diagnostics differ:\n%s", round, diff)
 		}
 	}
 	codes := map[string]int{}
 	for _, d := range seqDiags {
-		codes[d.Code]++
+		codes[d.Code.Name]++
 	}
 	for _, c := range []string{"unresolved-link", "wrong-kind", "duplicate-id", "duplicate-link"} {
 		if codes[c] == 0 {

@@ -3,11 +3,10 @@ package parser
 import (
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/seg-trace/seg/source"
 )
 
 // synthFile writes a directive-dense RST page of about size bytes: nodes of
@@ -38,55 +37,6 @@ func synthFile(r *rand.Rand, n, size int) []byte {
 	return []byte(b.String())
 }
 
-var (
-	benchOnce  sync.Once
-	benchRoot  string
-	benchBytes int64
-)
-
-// benchTree writes ~20 MB in 1,000 files once per test binary.
-func benchTree(b *testing.B) (string, int64) {
-	benchOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "seg-bench-")
-		if err != nil {
-			b.Fatal(err)
-		}
-		r := rand.New(rand.NewSource(1))
-		for i := 0; i < 1000; i++ {
-			src := synthFile(r, i, 20_000)
-			p := filepath.Join(dir, fmt.Sprintf("d%02d", i%30), fmt.Sprintf("f%04d.rst", i))
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, src, 0o644); err != nil {
-				b.Fatal(err)
-			}
-			benchBytes += int64(len(src))
-		}
-		benchRoot = dir
-	})
-	return benchRoot, benchBytes
-}
-
-// BenchmarkParseTree parses a synthetic ~20 MB tree of 1,000 files on
-// GOMAXPROCS workers (run with -cpu 1,2 to compare).
-func BenchmarkParseTree(b *testing.B) {
-	root, n := benchTree(b)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	b.ResetTimer()
-	nodes := 0
-	for i := 0; i < b.N; i++ {
-		files, err := ParseTree(root, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		nodes = 0
-		for _, f := range files {
-			nodes += len(f.Nodes)
-		}
-	}
-	b.ReportMetric(float64(nodes), "nodes")
-}
-
 // BenchmarkParseFile is one 20 KB page, in memory.
 func BenchmarkParseFile(b *testing.B) {
 	src := synthFile(rand.New(rand.NewSource(1)), 0, 20_000)
@@ -94,7 +44,7 @@ func BenchmarkParseFile(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		ParseFile("f.rst", src, cfg)
+		parseBytes("f.rst", src, cfg)
 	}
 }
 
@@ -105,7 +55,7 @@ func BenchmarkLexer(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		s := newScanner("f.rst", src, cfg)
+		s := newScanner(source.NewFileSet().Add("f.rst", len(src), source.Docutils), src, cfg)
 		s.run()
 	}
 }

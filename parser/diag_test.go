@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seg-trace/seg/diag"
 )
 
 // expectation is one ".. ERROR code" comment of a test file.
@@ -67,10 +69,11 @@ func TestInlineDiagnostics(t *testing.T) {
 		for _, e := range want {
 			found := false
 			for i, d := range f.Diagnostics {
-				if used[i] || d.Code != e.code || d.Span.Start.Line != e.line {
+				pos := f.Position(d.Span.Start)
+				if used[i] || d.Code.Name != e.code || pos.Line != e.line {
 					continue
 				}
-				if e.col != 0 && d.Span.Start.Col != e.col {
+				if e.col != 0 && pos.Column != e.col {
 					continue
 				}
 				if e.msg != nil && !e.msg.MatchString(d.Message) {
@@ -81,25 +84,25 @@ func TestInlineDiagnostics(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("%s:%d: missing %s (col %d, message %v), from the comment on line %d; got on that line: %s",
-					fn, e.line, e.code, e.col, e.msg, e.src, onLine(f.Diagnostics, e.line))
+					fn, e.line, e.code, e.col, e.msg, e.src, onLine(f, e.line))
 			}
 		}
 		for i, d := range f.Diagnostics {
 			if !used[i] {
-				t.Errorf("%s: unexpected %s %s", d.Span.Start, d.Code, d.Message)
+				t.Errorf("%s: unexpected %s %s", f.Position(d.Span.Start), d.Code, d.Message)
 			}
-			if d.Severity != Error || d.Code == "" || d.Message == "" {
-				t.Errorf("%s: diagnostic without severity, code or message: %+v", d.Span.Start, d)
+			if d.Severity() != diag.Error || d.Message == "" {
+				t.Errorf("%s: diagnostic without severity or message: %+v", f.Position(d.Span.Start), d)
 			}
 		}
 	})
 }
 
-func onLine(ds Diagnostics, line int) string {
+func onLine(f *File, line int) string {
 	var out []string
-	for _, d := range ds {
-		if d.Span.Start.Line == line {
-			out = append(out, fmt.Sprintf("%s %s %q", d.Span.Start, d.Code, d.Message))
+	for _, d := range f.Diagnostics {
+		if p := f.Position(d.Span.Start); p.Line == line {
+			out = append(out, fmt.Sprintf("%s %s %q", p, d.Code, d.Message))
 		}
 	}
 	if out == nil {

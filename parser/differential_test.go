@@ -73,6 +73,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -193,10 +194,10 @@ func segFound(f *parser.File) []found {
 	}
 	out := make([]found, 0, len(f.Nodes))
 	for _, n := range f.Nodes {
-		x := found{Directive: n.Directive, Line: n.Pos.Line, ID: n.ID}
+		x := found{Directive: n.Directive, Line: line(f, n.Pos), ID: n.ID}
 		if n.Parent >= 0 && n.Parent < len(f.Nodes) {
 			p := f.Nodes[n.Parent]
-			x.ParentLine, x.ParentID = p.Pos.Line, p.ID
+			x.ParentLine, x.ParentID = line(f, p.Pos), p.ID
 		}
 		out = append(out, x)
 	}
@@ -242,8 +243,8 @@ func compareNodes(file string, recs []dumpRecord, f *parser.File) []string {
 		}
 	}
 	for _, n := range f.Nodes {
-		if n.Pos.File != "" && n.Pos.File != file {
-			out = append(out, fmt.Sprintf("%s:%d: seg: node position names file %q", file, n.Pos.Line, n.Pos.File))
+		if p := f.Position(n.Pos); p.Filename != file {
+			out = append(out, fmt.Sprintf("%s:%d: seg: node position names file %q", file, p.Line, p.Filename))
 		}
 	}
 	want, got := dumpFound(recs), segFound(f)
@@ -289,7 +290,7 @@ func compareNodes(file string, recs []dumpRecord, f *parser.File) []string {
 
 func hasCode(f *parser.File, code string) bool {
 	for _, d := range f.Diagnostics {
-		if d.Code == code {
+		if d.Code.Name == code {
 			return true
 		}
 	}
@@ -307,7 +308,7 @@ func compareFields(file string, recs []dumpRecord, f *parser.File, cfg *parser.C
 	}
 	byLine := map[int][]parser.Node{}
 	for _, n := range f.Nodes {
-		byLine[n.Pos.Line] = append(byLine[n.Pos.Line], n)
+		byLine[line(f, n.Pos)] = append(byLine[line(f, n.Pos)], n)
 	}
 	var out []string
 	for _, r := range recs {
@@ -403,7 +404,7 @@ func TestDifferentialCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		parsed[rel] = parser.ParseFile(rel, src, cfg)
+		parsed[rel] = parseFile(rel, src, cfg)
 	}
 	t.Run("nodes", func(t *testing.T) {
 		var dis []string
@@ -428,7 +429,7 @@ func TestDifferentialTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := parser.ParseTree(corpusRoot, parser.DefaultConfig())
+	got, _, err := check.ParseTree(corpusRoot, parser.DefaultConfig())
 	if err != nil {
 		t.Fatalf("ParseTree: %v", err)
 	}
@@ -576,7 +577,7 @@ func TestDifferentialGenerated(t *testing.T) {
 	nodes := 0
 	for _, name := range names {
 		nodes += len(dumpFound(want[name]))
-		f := parser.ParseFile(name, files[name], cfg)
+		f := parseFile(name, files[name], cfg)
 		dis = append(dis, compareNodes(name, want[name], f)...)
 	}
 	t.Logf("seed %d: %d files, %d nodes found by docutils", seed, len(names), nodes)
@@ -1014,7 +1015,7 @@ func TestDifferentialDir(t *testing.T) {
 	}
 	recs, _ := runDump(t, root)
 	want := byFile(recs)
-	got, err := parser.ParseTree(root, parser.DefaultConfig())
+	got, _, err := check.ParseTree(root, parser.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

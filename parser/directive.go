@@ -108,12 +108,12 @@ func (s *scanner) split(d block, withOpts bool, fields []field) header {
 			nameEnd, _, ok := fieldMarker(t)
 			start := s.textAt(d, j)
 			if !ok || s.rel(d, j) != 0 {
-				h.bad = &lexDiag{code: "malformed-directive", msg: "invalid option block: expected an option field",
+				h.bad = &lexDiag{code: CodeMalformedDirective, msg: "invalid option block: expected an option field",
 					start: start, end: int(s.lines[j].end)}
 				break
 			}
 			if bytes.ContainsAny(unescape(t[1:nameEnd]), " \t\v\f") {
-				h.bad = &lexDiag{code: "malformed-directive", msg: "option name may not contain spaces",
+				h.bad = &lexDiag{code: CodeMalformedDirective, msg: "option name may not contain spaces",
 					start: start + 1, end: start + nameEnd}
 				break
 			}
@@ -253,7 +253,15 @@ func (s *scanner) node(d block, p int) {
 		return
 	}
 	k := len(s.nodes)
-	s.nodes = append(s.nodes, nodeInfo{head: d.lo, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h)})
+	s.nodes = append(s.nodes, nodeInfo{head: d.lo, end: d.hi, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h)})
+	if p := s.open; p >= 0 {
+		if s.nodes[p].child == 0 {
+			s.nodes[p].child = k
+		} else {
+			s.nodes[s.nodes[p].last].next = k
+		}
+		s.nodes[p].last = k
+	}
 	s.opts = append(s.opts, h.fields...)
 	s.toks = append(s.toks, lexer.Token{Type: tDirective, Pos: s.position(p)})
 	// Options comes even when there are none: an optional token would cost
@@ -264,9 +272,12 @@ func (s *scanner) node(d block, p int) {
 	}
 	s.toks = append(s.toks, lexer.Token{Type: tOptions, Pos: s.position(opos)})
 	if c := h.content; c.lo < c.hi {
-		s.nodes[k].body = s.dedent(c)
 		s.toks = append(s.toks, lexer.Token{Type: tBody, Pos: s.position(int(s.lines[c.lo].cs))})
+		outer := s.open
+		s.open = k
 		s.body(c, false)
+		s.open = outer
+		s.nodes[k].body = s.dedent(c, s.nodes[k].child)
 		s.toks = append(s.toks, lexer.Token{Type: tEnd, Pos: s.position(int(s.lines[c.hi-1].end))})
 	}
 }
@@ -291,17 +302,43 @@ func (s *scanner) title(d block, h header) string {
 }
 
 // dedent renders a node's content without the block's indentation, with
-// LF line ends and tabs in the indentation expanded.
-func (s *scanner) dedent(c block) string {
+// LF line ends and tabs in the indentation expanded. The blocks of the
+// nodes nested in it (child and its siblings) are left out: each has its
+// own body, and copying them into every enclosing body would make a
+// deeply nested file cost memory cubic in its depth.
+func (s *scanner) dedent(c block, first int) string {
+	child := first
+	skip := func(j int) int { // the line after the nested block at j, or j
+		for child != 0 && s.nodes[child].head < j {
+			child = s.nodes[child].next
+		}
+		if child != 0 && s.nodes[child].head == j {
+			e := s.nodes[child].end
+			child = s.nodes[child].next
+			return e
+		}
+		return j
+	}
 	n := 0
 	for j := c.lo; j < c.hi; j++ {
+		if e := skip(j); e > j {
+			j = e - 1
+			continue
+		}
 		n += int(s.lines[j].end-s.lines[j].cs) + 1
 	}
 	out := make([]byte, 0, n+32)
+	child = first
+	started := false
 	for j := c.lo; j < c.hi; j++ {
-		if j > c.lo {
+		if e := skip(j); e > j {
+			j = e - 1
+			continue
+		}
+		if started {
 			out = append(out, '\n')
 		}
+		started = true
 		ln := s.lines[j]
 		if ln.ind < 0 {
 			continue
@@ -311,7 +348,9 @@ func (s *scanner) dedent(c block) string {
 		}
 		out = append(out, s.src[ln.cs:ln.end]...)
 	}
-	return string(out)
+	// Blank lines before a nested block that ends the content are not
+	// the body's.
+	return string(bytes.TrimRight(out, "\n"))
 }
 
 // needTitles: topics and sidebars may only appear where section titles may.
@@ -423,7 +462,7 @@ func (s *scanner) duplicate(fields []field) *lexDiag {
 				continue
 			}
 			f, g := fields[i], fields[j]
-			return &lexDiag{code: "duplicate-option",
+			return &lexDiag{code: CodeDuplicateOption,
 				msg:   fmt.Sprintf("duplicate option \":%s:\"; the directive is ignored", bytes.ToLower(ni)),
 				start: f.start + 1, end: f.start + 1 + len(ni),
 				related: &[2]int{g.start + 1, g.start + 1 + len(nj)}}

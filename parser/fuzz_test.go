@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // FuzzParseFile: no panic, no hang, every position inside the file, every
@@ -38,7 +41,7 @@ func FuzzParseFile(f *testing.F) {
 
 func check(t *testing.T, src []byte, cfg *Config) {
 	done := make(chan *File, 1)
-	go func() { done <- ParseFile("f.rst", src, cfg) }()
+	go func() { done <- parseBytes("f.rst", src, cfg) }()
 	var file *File
 	select {
 	case file = <-done:
@@ -50,9 +53,10 @@ func check(t *testing.T, src []byte, cfg *Config) {
 	}
 	// Line lengths as the scanner cuts lines: a position may be at most one
 	// past the end of its line.
-	s := newScanner("f.rst", src, cfg)
-	inFile := func(what string, p Pos) {
-		if p.File != "f.rst" || p.Line < 1 || p.Line > s.nMain || p.Col < 1 {
+	s := newScanner(source.NewFileSet().Add("f.rst", len(src), source.Docutils), src, cfg)
+	inFile := func(what string, pos source.Pos) {
+		p := file.Position(pos)
+		if p.Filename != "f.rst" || p.Line < 1 || p.Line > s.nMain || p.Column < 1 {
 			t.Fatalf("%s: position %+v outside the file (%d lines)", what, p, s.nMain)
 		}
 		ln := s.lines[p.Line-1]
@@ -60,7 +64,7 @@ func check(t *testing.T, src []byte, cfg *Config) {
 		if p.Line < s.nMain {
 			lineEnd = int(s.lines[p.Line].start)
 		}
-		if int(ln.start)+p.Col-1 > lineEnd {
+		if int(ln.start)+p.Column-1 > lineEnd {
 			t.Fatalf("%s: position %+v past the end of its line", what, p)
 		}
 	}
@@ -79,15 +83,15 @@ func check(t *testing.T, src []byte, cfg *Config) {
 		}
 	}
 	for _, d := range file.Diagnostics {
-		if d.Code == "" || d.Message == "" || d.Severity != Error {
+		if d.Code == nil || d.Message == "" || d.Severity() != diag.Error {
 			t.Fatalf("incomplete diagnostic %+v", d)
 		}
-		if d.Code == codeInternal {
+		if d.Code == CodeInternal {
 			t.Fatalf("internal error: %+v", d)
 		}
-		inFile("diagnostic "+d.Code, d.Span.Start)
+		inFile("diagnostic "+d.Code.Name, d.Span.Start)
 		if d.Span.End.IsValid() {
-			inFile("diagnostic end "+d.Code, d.Span.End)
+			inFile("diagnostic end "+d.Code.Name, d.Span.End)
 		}
 	}
 }

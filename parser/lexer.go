@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // Token types of the line lexer. They start at 1: participle's lexer.EOF is
@@ -53,7 +55,7 @@ func (d lineDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 // scanner instead, to pass the project's configuration and to keep the
 // scanner's diagnostics and line table.
 func (lineDef) LexBytes(filename string, b []byte) (lexer.Lexer, error) {
-	s := newScanner(filename, b, DefaultConfig())
+	s := newScanner(source.NewFileSet().Add(filename, len(b), source.Docutils), b, DefaultConfig())
 	s.run()
 	return s, nil
 }
@@ -85,11 +87,16 @@ type block struct {
 type nodeInfo struct {
 	head, opt, nopt int
 	title, body     string
+	// end is the line after the node's block; child and next link the
+	// nodes nested in its body (the first child, the next sibling; 0 for
+	// none, as node 0 is never anyone's child), whose lines its body
+	// leaves out.
+	end, child, last, next int
 }
 
 // lexDiag is a problem the lexer finds in a seg directive's block.
 type lexDiag struct {
-	code       string
+	code       *diag.Code
 	msg        string
 	start, end int     // byte offsets
 	related    *[2]int // the first occurrence, for a duplicate
@@ -98,7 +105,7 @@ type lexDiag struct {
 // scanner splits a file into lines and walks RST's block structure,
 // emitting tokens. It is also the lexer.Lexer handed to participle.
 type scanner struct {
-	file  string
+	sf    *source.File
 	src   []byte
 	str   string // src as a string: values are substrings of it
 	cfg   *Config
@@ -118,10 +125,13 @@ type scanner struct {
 	next     int
 	diags    []lexDiag
 	lowerBuf [64]byte
+	// open is the index of the innermost node whose body is being read,
+	// -1 at the top.
+	open int
 }
 
-func newScanner(file string, src []byte, cfg *Config) *scanner {
-	s := &scanner{file: file, src: src, cfg: cfg}
+func newScanner(sf *source.File, src []byte, cfg *Config) *scanner {
+	s := &scanner{sf: sf, src: src, cfg: cfg, open: -1}
 	s.splitLines()
 	return s
 }
@@ -139,25 +149,6 @@ func (s *scanner) Next() (lexer.Token, error) {
 // isWS is white space inside a line: docutils expands tabs to spaces, and
 // every other ASCII white space character ends a line.
 func isWS(c byte) bool { return c == ' ' || c == '\t' }
-
-// lineBreak reports whether src[i:] starts with a line end as Python's
-// str.splitlines() sees one (docutils cuts lines with it), and its length.
-func lineBreak(src []byte, i int) (bool, int) {
-	switch c := src[i]; c {
-	case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e:
-		return true, 1
-	case '\r':
-		if i+1 < len(src) && src[i+1] == '\n' {
-			return true, 2
-		}
-		return true, 1
-	case 0xC2: // U+0085
-		return i+1 < len(src) && src[i+1] == 0x85, 2
-	case 0xE2: // U+2028, U+2029
-		return i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xA8 || src[i+2] == 0xA9), 3
-	}
-	return false, 0
-}
 
 // trailingSpace is the length of the white space (Python's str.isspace,
 // as docutils strips it) that ends t.
@@ -206,7 +197,7 @@ func (s *scanner) splitLines() {
 				j++
 				continue
 			}
-			if ok, w := lineBreak(src, j); ok {
+			if w := source.LineBreak(src, j, source.Docutils); w > 0 {
 				brk = w
 				break
 			}
@@ -237,6 +228,11 @@ func (s *scanner) splitLines() {
 		}
 	}
 	s.nMain = len(s.lines)
+	starts := make([]int32, len(s.lines))
+	for i, ln := range s.lines {
+		starts[i] = ln.start
+	}
+	s.sf.SetLines(starts)
 }
 
 // tooLong returns the first line longer than docutils' limit, or -1.
@@ -255,7 +251,7 @@ func (s *scanner) tooLong() (int, int) {
 // byte column.
 func (s *scanner) position(off int) lexer.Position {
 	li := s.lineOf(off)
-	return lexer.Position{Filename: s.file, Offset: off, Line: li + 1, Column: off - int(s.lines[li].start) + 1}
+	return lexer.Position{Filename: s.sf.Name(), Offset: off, Line: li + 1, Column: off - int(s.lines[li].start) + 1}
 }
 
 // lineOf is the index of the line holding byte off. Offsets are mostly

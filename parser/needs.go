@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/seg-trace/seg/source"
 )
 
 // sphinx-needs projects (docs/sphinx-needs.md). When the configuration
@@ -232,7 +234,7 @@ func (b *builder) needLinks(option string, lt *LinkType, segs [][2]int) []Link {
 	stateful := lt.Edge == "verifies" || lt.Edge == "implements"
 	out := make([]Link, 0, 1+bytes.Count(val, []byte{','})+bytes.Count(val, []byte{';'})+bytes.Count(val, []byte{'|'}))
 	n := len(val)
-	span := func(a, z int) Span { return b.span(at(a), at(z-1)+1) }
+	span := func(a, z int) source.Span { return b.span(at(a), at(z-1)+1) }
 	trim := func(a, z int) (int, int) {
 		for a < z && isSpace(val[a]) {
 			a++
@@ -249,7 +251,7 @@ func (b *builder) needLinks(option string, lt *LinkType, segs [][2]int) []Link {
 		return i
 	}
 	malformed := func(a, z int, why string) {
-		d := b.diag("malformed-link", span(a, z), "malformed link entry %q in \":%s:\" (%s)", collapse(val[a:z]), option, why)
+		d := b.diag(CodeMalformedLink, span(a, z), "malformed link entry %q in \":%s:\" (%s)", collapse(val[a:z]), option, why)
 		d.Detail = "sphinx-needs does not accept this entry; seg reads the target ID before the bracket and ignores the rest."
 	}
 	for i := 0; i < n; {

@@ -30,6 +30,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/parser"
 )
@@ -114,7 +115,7 @@ func compareAllOptions(file string, recs []dumpRecord, f *parser.File) []string 
 		}
 		var n *parser.Node
 		for k := range f.Nodes {
-			if f.Nodes[k].Pos.Line == r.Line && f.Nodes[k].Directive == r.Directive {
+			if line(f, f.Nodes[k].Pos) == r.Line && f.Nodes[k].Directive == r.Directive {
 				n = &f.Nodes[k]
 				break
 			}
@@ -160,7 +161,7 @@ func TestDifferentialNeeds(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := byFile(recs)
-			files, err := parser.ParseTree(root, cfg.Parser)
+			files, _, err := check.ParseTree(root, cfg.Parser)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,14 +40,14 @@ type linkGot struct {
 	Col, EndCol                int
 }
 
-func linksOf(o *parser.Option) []linkGot {
+func linksOf(f *parser.File, o *parser.Option) []linkGot {
 	var out []linkGot
 	for _, l := range o.Links {
 		st := ""
 		if l.StateText != "" {
 			st = l.State.String()
 		}
-		out = append(out, linkGot{l.ID, l.Part, l.Condition, st, l.Span.Start.Col, l.Span.End.Col})
+		out = append(out, linkGot{l.ID, l.Part, l.Condition, st, f.Position(l.Span.Start).Column, f.Position(l.Span.End).Column})
 	}
 	return out
 }
@@ -55,7 +55,8 @@ func linksOf(o *parser.Option) []linkGot {
 func diagCodes(f *parser.File) []string {
 	var out []string
 	for _, d := range f.Diagnostics {
-		out = append(out, fmt.Sprintf("%d:%d %s", d.Span.Start.Line, d.Span.Start.Col, d.Code))
+		p := f.Position(d.Span.Start)
+		out = append(out, fmt.Sprintf("%d:%d %s", p.Line, p.Column, d.Code))
 	}
 	return out
 }
@@ -114,7 +115,7 @@ func TestNeedLinkValues(t *testing.T) {
 				fmt.Sscanf(d, "%d:%d %s", &line, &col, &code)
 				c.diags[i] = fmt.Sprintf("%d:%d %s", line, col+4, code)
 			}
-			f := parser.ParseFile("a.rst", []byte(src), needsConfig(true))
+			f := parseFile("a.rst", []byte(src), needsConfig(true))
 			if len(f.Nodes) != 1 {
 				t.Fatalf("%d nodes, want 1; diagnostics %v", len(f.Nodes), diagCodes(f))
 			}
@@ -125,7 +126,7 @@ func TestNeedLinkValues(t *testing.T) {
 			if o.Links == nil {
 				t.Error("a link option's Links is nil")
 			}
-			if d := cmp.Diff(c.want, linksOf(o)); d != "" {
+			if d := cmp.Diff(c.want, linksOf(f, o)); d != "" {
 				t.Errorf("links (-want +got):\n%s", d)
 			}
 			if d := cmp.Diff(c.diags, diagCodes(f)); d != "" {
@@ -138,13 +139,14 @@ func TestNeedLinkValues(t *testing.T) {
 // A link value may run over several lines; positions stay exact.
 func TestNeedLinkMultiLine(t *testing.T) {
 	src := ".. spec:: S\n   :id: SPEC_1\n   :links: REQ_1,\n           REQ_2[status\n           == \"x\"],\n     REQ_3.p\n"
-	f := parser.ParseFile("a.rst", []byte(src), needsConfig(true))
+	f := parseFile("a.rst", []byte(src), needsConfig(true))
 	if len(f.Nodes) != 1 || len(f.Diagnostics) != 0 {
 		t.Fatalf("nodes %d, diagnostics %v", len(f.Nodes), diagCodes(f))
 	}
 	var got []string
 	for _, l := range f.Nodes[0].Option("links").Links {
-		got = append(got, fmt.Sprintf("%s|%s|%s %d:%d-%d:%d", l.ID, l.Part, l.Condition, l.Span.Start.Line, l.Span.Start.Col, l.Span.End.Line, l.Span.End.Col))
+		a, z := f.Position(l.Span.Start), f.Position(l.Span.End)
+		got = append(got, fmt.Sprintf("%s|%s|%s %d:%d-%d:%d", l.ID, l.Part, l.Condition, a.Line, a.Column, z.Line, z.Column))
 	}
 	want := []string{
 		"REQ_1|| 3:12-3:17",
@@ -175,7 +177,7 @@ func TestNeedOptions(t *testing.T) {
    :refines: SEG-2
    :satisfies: SEG-2
 `
-	f := parser.ParseFile("a.rst", []byte(src), needsConfig(true))
+	f := parseFile("a.rst", []byte(src), needsConfig(true))
 	want := []string{
 		"9:5 unknown-option",  // :refines: is seg's, not sphinx-needs'
 		"10:5 unknown-option", // a typo, with a hint
@@ -214,7 +216,7 @@ func TestNeedIDs(t *testing.T) {
    :id: seg-1
 `
 	for _, required := range []bool{false, true} {
-		f := parser.ParseFile("a.rst", []byte(src), needsConfig(required))
+		f := parseFile("a.rst", []byte(src), needsConfig(required))
 		want := []string{"6:1 invalid-id"}
 		if required {
 			want = []string{"1:4 missing-id", "4:5 missing-id", "6:1 invalid-id"}
@@ -236,7 +238,7 @@ func TestNeedIDs(t *testing.T) {
 // before, brackets included.
 func TestNoNeedsNoChange(t *testing.T) {
 	src := ".. sreq:: S\n   :id: S-1\n   :refines: S-2[status == \"open\"], S-3.part\n"
-	f := parser.ParseFile("a.rst", []byte(src), parser.DefaultConfig())
+	f := parseFile("a.rst", []byte(src), parser.DefaultConfig())
 	var ids []string
 	for _, l := range f.Nodes[0].Option("refines").Links {
 		ids = append(ids, l.ID+"|"+l.Part+"|"+l.Condition)

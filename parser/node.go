@@ -1,5 +1,10 @@
 package parser
 
+import (
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
+)
+
 // Kind is what a node is in the traceability graph.
 type Kind uint8
 
@@ -73,7 +78,7 @@ type Link struct {
 	// StateText is the state as written, "" when none was written.
 	StateText string
 	// Span covers the ID (and its state, when written).
-	Span Span
+	Span source.Span
 	// Part and Condition are set on the entries of a sphinx-needs link
 	// option only (parser/needs.go): "ID.part[condition]" has ID "ID",
 	// Part "part" and Condition "condition". Neither is evaluated.
@@ -86,8 +91,8 @@ type Link struct {
 type Option struct {
 	Name     string
 	Value    string
-	Pos      Pos // the field marker's first colon
-	ValuePos Pos // the first byte of the value, or the end of the marker when empty
+	Pos      source.Pos // the field marker's first colon
+	ValuePos source.Pos // the first byte of the value, or the end of the marker when empty
 	// Links holds the parsed entries of a link option, and the patterns
 	// of a test's :cases: (with no state), each with its exact span; nil
 	// otherwise.
@@ -100,12 +105,16 @@ type Node struct {
 	Directive string // the directive name, lower-cased
 	ID        string // "" when :id: is missing
 	Title     string
-	Pos       Pos // the ".." that starts the directive
+	Pos       source.Pos // the ".." that starts the directive
 	Options   []Option
 	Body      string // the directive's content, verbatim, dedented
 	// Parent is the index in File.Nodes of the innermost node whose body
 	// holds this one, or -1. Nesting alone makes no edge.
 	Parent int
+	// Broken is set when the node has an error diagnostic of its own (an
+	// unknown option, an invalid value, a missing ID...): such an outcome
+	// can only count against a requirement (semantics.md).
+	Broken bool `json:",omitempty"`
 }
 
 // Option returns the first option called name, or nil.
@@ -119,7 +128,7 @@ func (n *Node) Option(name string) *Option {
 }
 
 // IDPos is the position of the :id: value, or the directive's when absent.
-func (n *Node) IDPos() Pos {
+func (n *Node) IDPos() source.Pos {
 	if o := n.Option("id"); o != nil {
 		return o.ValuePos
 	}
@@ -129,7 +138,18 @@ func (n *Node) IDPos() Pos {
 // File is what parsing one file yields: its nodes in source order and the
 // diagnostics found in it, sorted by position.
 type File struct {
-	Path        string // relative to the root, forward slashes
+	Path string // relative to the root, forward slashes
+	// Source is the file in the run's FileSet: every position of the
+	// nodes and diagnostics points into it.
+	Source      *source.File
 	Nodes       []Node
-	Diagnostics Diagnostics
+	Diagnostics diag.List
+}
+
+// Position resolves a position of this file's nodes or diagnostics.
+func (f *File) Position(p source.Pos) source.Position {
+	if f.Source == nil || !p.SameFile(f.Source.Whole()) {
+		return source.Position{Offset: -1}
+	}
+	return f.Source.Position(p.Offset())
 }

@@ -2,76 +2,79 @@ package parser
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// Diagnostic codes the parser adds to semantics.md's table.
-const (
-	// codeInternal marks a bug in seg (a participle error or a panic): the
-	// grammar accepts every token stream, so this never blames the file.
-	codeInternal = "internal-error"
-	// codeUnreadable is a file (or folder) of the tree that cannot be read.
-	codeUnreadable = "unreadable-file"
-	// codeLineTooLong is a file with a line over docutils' line length
-	// limit, which docutils refuses to parse.
-	codeLineTooLong = "line-too-long"
-)
-
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// ParseFile finds the seg nodes of one RST file. path is the file's path
-// relative to the root, with forward slashes; it is stored in every Pos.
-// ParseFile never panics and never returns nil: whatever goes wrong
-// becomes a diagnostic, and the nodes found so far are kept.
-func ParseFile(path string, src []byte, cfg *Config) (f *File) {
-	f = &File{Path: path}
+// MaxFileSize is the largest file seg parses (docs/limits.md): positions
+// hold 32-bit offsets, and docutils takes minutes on a file of this size
+// already. A larger file is the error file-too-large and adds no node.
+const MaxFileSize = 1 << 30
+
+// ParseFile finds the seg nodes of one RST file: src is the text of sf, a
+// file of a FileSet whose name is the file's path relative to the root,
+// with forward slashes. ParseFile sets sf's line table (after a leading
+// BOM, which is not text: offsets count from after it). It never panics
+// and never returns nil: whatever goes wrong becomes a diagnostic, and the
+// nodes found so far are kept.
+func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
+	f = &File{Path: sf.Name(), Source: sf}
 	if cfg == nil {
 		cfg = DefaultConfig()
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			f.Diagnostics = append(f.Diagnostics, Diagnostic{
-				Severity: Error, Code: codeInternal,
+			f.Diagnostics = append(f.Diagnostics, diag.Diagnostic{
+				Code:    CodeInternal,
 				Message: fmt.Sprintf("internal error in seg's parser: %v", r),
 				Detail:  "This is a bug in seg, not a problem in the file; please report it with the file.",
-				Span:    Span{Start: Pos{File: path}},
+				Span:    source.At(sf.Whole()),
 			})
 		}
-		f.Diagnostics.Sort()
+		sortFileDiags(f.Diagnostics)
 	}()
-	// Columns on the first line count from after the BOM: it is not text.
-	src = bytes.TrimPrefix(src, bom)
-	if !utf8.Valid(src) {
-		f.Diagnostics = append(f.Diagnostics, badEncoding(path, src))
+	if len(src) > MaxFileSize {
+		f.Diagnostics = append(f.Diagnostics, TooLarge(sf, int64(len(src))))
 		return f
 	}
-	s := newScanner(path, src, cfg)
+	src = bytes.TrimPrefix(src, bom)
+	if !utf8.Valid(src) {
+		f.Diagnostics = append(f.Diagnostics, badEncoding(sf, src))
+		return f
+	}
+	s := newScanner(sf, src, cfg)
 	if li, n := s.tooLong(); li >= 0 {
 		// docutils (and so Sphinx) parses nothing of such a file; reading
 		// nodes docutils never sees would make seg disagree with it.
 		ln := s.lines[li]
-		f.Diagnostics = append(f.Diagnostics, Diagnostic{
-			Severity: Error, Code: codeLineTooLong,
+		f.Diagnostics = append(f.Diagnostics, diag.Diagnostic{
+			Code:    CodeLineTooLong,
 			Message: fmt.Sprintf("line has %d characters, over docutils' limit of %d", n, lineLimit),
 			Detail:  "docutils and Sphinx do not parse a file with such a line, so seg reads no node from it.",
-			Span:    Span{Start: Pos{File: path, Line: li + 1, Col: 1}, End: Pos{File: path, Line: li + 1, Col: int(ln.end-ln.start) + 1}},
+			Span:    sf.Span(int(ln.start), int(ln.end)),
 		})
 		return f
 	}
 	s.run()
-	b := &builder{s: s, cfg: cfg, f: f}
+	b := &builder{s: s, cfg: cfg, f: f, sf: sf}
 	for _, d := range s.diags {
-		x := b.diag(d.code, b.span(d.start, d.end), "%s", d.msg)
+		x := b.diag(d.code, sf.Span(d.start, d.end), "%s", d.msg)
 		if d.related != nil {
-			x.Related = []Related{{Span: b.span(d.related[0], d.related[1]), Message: "first given here"}}
+			x.Related = []diag.Related{{Span: sf.Span(d.related[0], d.related[1]), Message: "first given here"}}
 			x.Detail = "docutils and Sphinx reject a directive with a repeated option, so seg reads no node from it."
 		}
 	}
@@ -85,13 +88,13 @@ func ParseFile(path string, src []byte, cfg *Config) (f *File) {
 		}
 	}
 	if err != nil {
-		sp := Span{Start: Pos{File: path}}
+		sp := source.At(sf.Whole())
 		var pe participle.Error
 		if errors.As(err, &pe) && pe.Position().Line > 0 {
-			sp = b.span(pe.Position().Offset, -1)
+			sp = source.At(sf.Pos(pe.Position().Offset))
 		}
-		f.Diagnostics = append(f.Diagnostics, Diagnostic{
-			Severity: Error, Code: codeInternal, Span: sp,
+		f.Diagnostics = append(f.Diagnostics, diag.Diagnostic{
+			Code: CodeInternal, Span: sp,
 			Message: "internal error in seg's parser: " + err.Error(),
 			Detail:  "This is a bug in seg, not a problem in the file; please report it with the file.",
 		})
@@ -110,8 +113,33 @@ func ParseFile(path string, src []byte, cfg *Config) (f *File) {
 	return f
 }
 
+// sortFileDiags orders the diagnostics of one file by offset, code and
+// message (a file's positions compare without its FileSet).
+func sortFileDiags(ds diag.List) {
+	slices.SortStableFunc(ds, func(a, b diag.Diagnostic) int {
+		if c := cmp.Compare(a.Span.Start.Offset(), b.Span.Start.Offset()); c != 0 {
+			return c
+		}
+		if a.Code.Name != b.Code.Name {
+			return strings.Compare(a.Code.Name, b.Code.Name)
+		}
+		return strings.Compare(a.Message, b.Message)
+	})
+}
+
+// TooLarge is the file-too-large error of a file of size bytes; it adds
+// no node.
+func TooLarge(sf *source.File, size int64) diag.Diagnostic {
+	return diag.Diagnostic{
+		Code:    CodeFileTooLarge,
+		Message: fmt.Sprintf("file has %d bytes, over seg's limit of %d", size, MaxFileSize),
+		Detail:  "seg reads no node from a file this large (docs/limits.md); split it into smaller files.",
+		Span:    source.At(sf.Whole()),
+	}
+}
+
 // badEncoding points at the first byte that is not UTF-8.
-func badEncoding(path string, src []byte) Diagnostic {
+func badEncoding(sf *source.File, src []byte) diag.Diagnostic {
 	off := 0
 	for off < len(src) {
 		r, w := utf8.DecodeRune(src[off:])
@@ -122,21 +150,19 @@ func badEncoding(path string, src []byte) Diagnostic {
 	}
 	// Lines are cut as everywhere else, so the line agrees with docutils'
 	// count even in a file it refuses.
-	sc := newScanner(path, src, nil)
-	li := sc.lineOf(off)
-	line, start := li+1, int(sc.lines[li].start)
-	p := Pos{File: path, Line: line, Col: off - start + 1}
-	return Diagnostic{
-		Severity: Error, Code: "invalid-encoding",
+	sf.SetLines(source.LineStarts(src, source.Docutils))
+	return diag.Diagnostic{
+		Code:    CodeInvalidEncoding,
 		Message: fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x)", src[off]),
 		Detail:  "seg reads UTF-8 only; no node of this file is read until it is re-encoded.",
-		Span:    Span{Start: p, End: Pos{File: path, Line: line, Col: p.Col + 1}},
+		Span:    sf.Span(off, off+1),
 	}
 }
 
 // builder turns the parse tree into seg's nodes and diagnoses them.
 type builder struct {
 	s      *scanner
+	sf     *source.File
 	cfg    *Config
 	f      *File
 	segs   [][2]int          // scratch
@@ -146,6 +172,8 @@ type builder struct {
 	opts   []Option          // every option of the file, one allocation
 	lchunk []Link            // see linkBuf
 	need   *NeedType         // the node being built is a need of this type (needs.go)
+	// broken is set when an error is found in the node being built.
+	broken bool
 }
 
 // validID checks an ID against the configured pattern; the default one is
@@ -182,25 +210,17 @@ func (b *builder) intern(x []byte) string {
 }
 
 // pos converts an offset of the source (table cells included: their lines
-// point into the physical lines) to seg's position.
-func (b *builder) pos(off int) Pos {
-	li := b.s.lineOf(off)
-	return Pos{File: b.f.Path, Line: li + 1, Col: off - int(b.s.lines[li].start) + 1}
-}
+// point into the physical lines) to a position.
+func (b *builder) pos(off int) source.Pos { return b.sf.Pos(off) }
 
 // span covers src[start:end]; end < 0 means only the start is known.
-func (b *builder) span(start, end int) Span {
-	sp := Span{Start: b.pos(start)}
-	if end >= 0 {
-		sp.End = b.pos(end)
-	}
-	return sp
-}
+func (b *builder) span(start, end int) source.Span { return b.sf.Span(start, end) }
 
-func (b *builder) diag(code string, sp Span, format string, args ...any) *Diagnostic {
-	b.f.Diagnostics = append(b.f.Diagnostics, Diagnostic{
-		Severity: Error, Code: code, Span: sp, Message: fmt.Sprintf(format, args...),
-	})
+func (b *builder) diag(code *diag.Code, sp source.Span, format string, args ...any) *diag.Diagnostic {
+	if code.Severity == diag.Error {
+		b.broken = true
+	}
+	b.f.Diagnostics = append(b.f.Diagnostics, diag.New(code, sp, format, args...))
 	return &b.f.Diagnostics[len(b.f.Diagnostics)-1]
 }
 
@@ -213,7 +233,7 @@ func (b *builder) nodes(ns []*astNode, parent int) {
 // optInfo keeps, per option, where its name and value are, for
 // diagnostics.
 type optInfo struct {
-	name             Span
+	name             source.Span
 	valStart, valEnd int
 }
 
@@ -248,12 +268,14 @@ func (b *builder) node(a *astNode, parent int) {
 		b.infos = make([]optInfo, len(fields))
 	}
 	infos := b.infos[:len(fields)]
+	b.broken = false
 	for i, f := range fields {
 		nd.Options = append(nd.Options, b.option(f, kind, &infos[i]))
 	}
 	idx := len(b.f.Nodes)
 	b.f.Nodes = append(b.f.Nodes, nd)
 	b.check(&b.f.Nodes[idx], nameSpan, infos)
+	b.f.Nodes[idx].Broken = b.broken
 	b.nodes(a.Nodes, idx)
 }
 
@@ -408,7 +430,7 @@ func (b *builder) linkBuf(n int) []Link {
 func (b *builder) state(l *Link, option string, ps, pe int) {
 	sp := b.span(ps, pe)
 	if !StatefulLinks[option] {
-		b.diag("state-not-allowed", sp, "state %q not allowed on \":%s:\"", l.StateText, option).Detail =
+		b.diag(CodeStateNotAllowed, sp, "state %q not allowed on \":%s:\"", l.StateText, option).Detail =
 			"Only :verifies: and :implements: entries carry a state; the state is ignored."
 		return
 	}
@@ -421,7 +443,7 @@ func (b *builder) state(l *Link, option string, ps, pe int) {
 		l.State = Retired
 	default:
 		l.State = InvalidState
-		d := b.diag("invalid-state", sp, "invalid link state %q", l.StateText)
+		d := b.diag(CodeInvalidState, sp, "invalid link state %q", l.StateText)
 		d.Detail = "A state is one of active, suspect or retired; this entry counts as not active."
 		if s := closest(strings.ToLower(l.StateText), []string{"active", "suspect", "retired"}); s != "" {
 			d.Message += fmt.Sprintf(" (did you mean %q?)", s)
@@ -432,7 +454,7 @@ func (b *builder) state(l *Link, option string, ps, pe int) {
 var results = []string{"passed", "failed", "skipped", "error"}
 
 // check diagnoses a node: its ID, its options, and what its kind requires.
-func (b *builder) check(nd *Node, nameSpan Span, infos []optInfo) {
+func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 	allowed := OptionsOf(nd.Kind)
 	if b.need != nil {
 		allowed = b.cfg.Needs.options
@@ -460,7 +482,7 @@ func (b *builder) check(nd *Node, nameSpan Span, infos []optInfo) {
 		for k := range b.cfg.ExtraOptions {
 			cands = append(cands, k)
 		}
-		d := b.diag("unknown-option", info.name, "unknown option \":%s:\"", o.Name)
+		d := b.diag(CodeUnknownOption, info.name, "unknown option \":%s:\"", o.Name)
 		if s := closest(o.Name, cands); s != "" {
 			d.Message += fmt.Sprintf(" (did you mean \":%s:\"?)", s)
 		}
@@ -477,18 +499,18 @@ func (b *builder) check(nd *Node, nameSpan Span, infos []optInfo) {
 		switch {
 		case nd.ID == "" && b.idOptional():
 		case nd.ID == "":
-			b.diag("missing-id", info.name, "empty \":id:\" on %s %q", nd.Directive, nd.Title)
+			b.diag(CodeMissingID, info.name, "empty \":id:\" on %s %q", nd.Directive, nd.Title)
 		case !b.validID(nd.ID):
-			b.diag("invalid-id", b.span(info.valStart, info.valEnd), "invalid id %q (must match %s)",
+			b.diag(CodeInvalidID, b.span(info.valStart, info.valEnd), "invalid id %q (must match %s)",
 				nd.ID, b.idPattern())
 		}
 	} else if !b.idOptional() {
-		b.diag("missing-id", nameSpan, "%s has no \":id:\"", nd.Directive)
+		b.diag(CodeMissingID, nameSpan, "%s has no \":id:\"", nd.Directive)
 	}
 
 	need := func(opt string) {
 		if o := nd.Option(opt); o == nil || strings.TrimSpace(o.Value) == "" {
-			b.diag("missing-option", nameSpan, "%s has no \":%s:\"", nd.Kind, opt)
+			b.diag(CodeMissingOption, nameSpan, "%s has no \":%s:\"", nd.Kind, opt)
 		}
 	}
 	switch nd.Kind {
@@ -498,7 +520,7 @@ func (b *builder) check(nd *Node, nameSpan Span, infos []optInfo) {
 		if i, ok := first("result"); ok && nd.Options[i].Value != "" {
 			v := nd.Options[i].Value
 			if !contains(results, v) {
-				d := b.diag("invalid-result", b.span(infos[i].valStart, infos[i].valEnd), "invalid result %q", v)
+				d := b.diag(CodeInvalidResult, b.span(infos[i].valStart, infos[i].valEnd), "invalid result %q", v)
 				if s := closest(strings.ToLower(v), results); s != "" {
 					d.Message += fmt.Sprintf(" (did you mean %q?)", s)
 				}
@@ -514,7 +536,7 @@ func (b *builder) check(nd *Node, nameSpan Span, infos []optInfo) {
 				if v == "" {
 					sp = infos[i].name
 				}
-				b.diag("invalid-date", sp, "invalid date %q (want YYYY-MM-DD)", v).Detail =
+				b.diag(CodeInvalidDate, sp, "invalid date %q (want YYYY-MM-DD)", v).Detail =
 					"A waiver whose expiry date cannot be read excuses nothing."
 			}
 		}

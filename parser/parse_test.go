@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // summary renders a file's nodes as "line directive id <parent-id" lines.
 func summary(f *File) []string {
 	var out []string
 	for _, n := range f.Nodes {
-		s := fmt.Sprintf("%d %s %s", n.Pos.Line, n.Directive, n.ID)
+		s := fmt.Sprintf("%d %s %s", f.Position(n.Pos).Line, n.Directive, n.ID)
 		if n.Parent >= 0 {
 			s += " <" + f.Nodes[n.Parent].ID
 		}
@@ -108,12 +110,12 @@ a      .. sreq:: in cell
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := ParseFile("t.rst", []byte(tt.src), DefaultConfig())
+			f := parseString("t.rst", tt.src, DefaultConfig())
 			if diff := cmp.Diff(tt.want, summary(f)); diff != "" {
 				t.Errorf("nodes (-want +got):\n%s\ndiagnostics: %v", diff, f.Diagnostics)
 			}
 			for _, d := range f.Diagnostics {
-				if d.Code == codeInternal {
+				if d.Code == CodeInternal {
 					t.Errorf("internal error: %v", d)
 				}
 			}
@@ -121,47 +123,48 @@ a      .. sreq:: in cell
 	}
 }
 
-func p(line, col int) Pos        { return Pos{File: "t.rst", Line: line, Col: col} }
-func sp(l1, c1, l2, c2 int) Span { return Span{Start: p(l1, c1), End: p(l2, c2)} }
-
 // TestPositions checks every position of a node, its options and its link
 // entries, whatever the line ends, tabs or BOM.
 func TestPositions(t *testing.T) {
-	want := func(nl string, indent string, col0 int) []Node {
-		// col0 is the column of the text after indent; ":" of options.
-		c := col0
-		return []Node{{
-			Kind: Test, Directive: "test", ID: "T-1", Title: "A title on two lines",
-			Pos: p(1, 1), Parent: -1,
-			Options: []Option{
-				{Name: "id", Value: "T-1", Pos: p(3, c), ValuePos: p(3, c+5)},
-				{Name: "verifies", Value: "R-1, R-2 (suspect),", Pos: p(4, c), ValuePos: p(4, c+11),
-					Links: []Link{
-						{ID: "R-1", Span: sp(4, c+11, 4, c+14)},
-						{ID: "R-2", State: Suspect, StateText: "suspect", Span: sp(5, c+2, 5, c+15)},
-					}},
-			},
-			Body: "Body\n\n  indented",
-		}}
+	want := func(col0 int) func(f *File) []Node {
+		return func(f *File) []Node {
+			p := func(line, col int) source.Pos { return at(f, line, col) }
+			sp := func(l1, c1, l2, c2 int) source.Span { return spanAt(f, l1, c1, l2, c2) }
+			// col0 is the column of the text after indent; ":" of options.
+			c := col0
+			return []Node{{
+				Kind: Test, Directive: "test", ID: "T-1", Title: "A title on two lines",
+				Pos: p(1, 1), Parent: -1,
+				Options: []Option{
+					{Name: "id", Value: "T-1", Pos: p(3, c), ValuePos: p(3, c+5)},
+					{Name: "verifies", Value: "R-1, R-2 (suspect),", Pos: p(4, c), ValuePos: p(4, c+11),
+						Links: []Link{
+							{ID: "R-1", Span: sp(4, c+11, 4, c+14)},
+							{ID: "R-2", State: Suspect, StateText: "suspect", Span: sp(5, c+2, 5, c+15)},
+						}},
+				},
+				Body: "Body\n\n  indented",
+			}}
+		}
 	}
 	tests := []struct {
 		name, src string
-		want      []Node
+		want      func(*File) []Node
 	}{
-		{"LF", ".. test:: A title\n   on two lines\n   :id: T-1\n   :verifies: R-1,\n     R-2 (suspect),\n\n   Body\n\n     indented\n", want("\n", "   ", 4)},
-		{"CRLF", ".. test:: A title\r\n   on two lines\r\n   :id: T-1\r\n   :verifies: R-1,\r\n     R-2 (suspect),\r\n\r\n   Body\r\n\r\n     indented\r\n", want("\r\n", "   ", 4)},
-		{"CR", ".. test:: A title\r   on two lines\r   :id: T-1\r   :verifies: R-1,\r     R-2 (suspect),\r\r   Body\r\r     indented\r", want("\r", "   ", 4)},
-		{"BOM", "\ufeff.. test:: A title\n   on two lines\n   :id: T-1\n   :verifies: R-1,\n     R-2 (suspect),\n\n   Body\n\n     indented\n", want("\n", "   ", 4)},
+		{"LF", ".. test:: A title\n   on two lines\n   :id: T-1\n   :verifies: R-1,\n     R-2 (suspect),\n\n   Body\n\n     indented\n", want(4)},
+		{"CRLF", ".. test:: A title\r\n   on two lines\r\n   :id: T-1\r\n   :verifies: R-1,\r\n     R-2 (suspect),\r\n\r\n   Body\r\n\r\n     indented\r\n", want(4)},
+		{"CR", ".. test:: A title\r   on two lines\r   :id: T-1\r   :verifies: R-1,\r     R-2 (suspect),\r\r   Body\r\r     indented\r", want(4)},
+		{"BOM", "\ufeff.. test:: A title\n   on two lines\n   :id: T-1\n   :verifies: R-1,\n     R-2 (suspect),\n\n   Body\n\n     indented\n", want(4)},
 		// A tab is one byte: columns count bytes of the original line.
-		{"tabs", ".. test:: A title\n\ton two lines\n\t:id: T-1\n\t:verifies: R-1,\n\t  R-2 (suspect),\n\n\tBody\n\n\t  indented\n", want("\n", "\t", 2)},
+		{"tabs", ".. test:: A title\n\ton two lines\n\t:id: T-1\n\t:verifies: R-1,\n\t  R-2 (suspect),\n\n\tBody\n\n\t  indented\n", want(2)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := ParseFile("t.rst", []byte(tt.src), DefaultConfig())
+			f := parseString("t.rst", tt.src, DefaultConfig())
 			if len(f.Diagnostics) > 0 {
 				t.Errorf("diagnostics: %v", f.Diagnostics)
 			}
-			if diff := cmp.Diff(tt.want, f.Nodes); diff != "" {
+			if diff := cmp.Diff(tt.want(f), f.Nodes, posText(f)); diff != "" {
 				t.Errorf("nodes (-want +got):\n%s", diff)
 			}
 		})
@@ -170,12 +173,12 @@ func TestPositions(t *testing.T) {
 
 func TestInvalidEncoding(t *testing.T) {
 	src := []byte(".. sreq:: ok\n   :id: R-1\n\nbad \xff byte\n")
-	f := ParseFile("bad.rst", src, DefaultConfig())
+	f := parseBytes("bad.rst", src, DefaultConfig())
 	if len(f.Nodes) != 0 {
 		t.Errorf("nodes from a file that is not UTF-8: %v", f.Nodes)
 	}
-	want := Diagnostics{{Severity: Error, Code: "invalid-encoding", Span: Span{Start: Pos{"bad.rst", 4, 5}, End: Pos{"bad.rst", 4, 6}}}}
-	if diff := cmp.Diff(want, f.Diagnostics, cmpIgnoreText); diff != "" {
+	want := diag.List{{Code: CodeInvalidEncoding, Span: spanAt(f, 4, 5, 4, 6)}}
+	if diff := cmp.Diff(want, f.Diagnostics, cmpIgnoreText, posText(f)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -187,8 +190,8 @@ var cmpIgnoreText = cmp.FilterPath(func(p cmp.Path) bool {
 
 func TestLineTooLong(t *testing.T) {
 	src := ".. sreq:: x\n   :id: R-1\n" + strings.Repeat("\t", 1251) + "x\n"
-	f := ParseFile("t.rst", []byte(src), DefaultConfig())
-	if len(f.Nodes) != 0 || len(f.Diagnostics) != 1 || f.Diagnostics[0].Code != "line-too-long" || f.Diagnostics[0].Span.Start.Line != 3 {
+	f := parseString("t.rst", src, DefaultConfig())
+	if len(f.Nodes) != 0 || len(f.Diagnostics) != 1 || f.Diagnostics[0].Code != CodeLineTooLong || f.Position(f.Diagnostics[0].Span.Start).Line != 3 {
 		t.Errorf("got nodes %v, diagnostics %v", f.Nodes, f.Diagnostics)
 	}
 }
@@ -199,7 +202,7 @@ func TestConfig(t *testing.T) {
 	cfg.ExtraOptions["status"] = true
 	cfg.Literal["mycode"] = true
 	src := ".. need:: x\n   :id: R-1\n   :status: open\n\n.. mycode::\n\n   .. need:: y\n      :id: R-2\n"
-	f := ParseFile("t.rst", []byte(src), cfg)
+	f := parseString("t.rst", src, cfg)
 	if diff := cmp.Diff([]string{"1 need R-1"}, summary(f)); diff != "" {
 		t.Error(diff)
 	}
@@ -218,7 +221,7 @@ func TestConfig(t *testing.T) {
 func TestPlainLists(t *testing.T) {
 	src := ".. test:: x\n   :id: T-1\n   :cases: TestA, TestB,\n      TestC/sub_(1) ;\n   :verifies: R-1,, ; R-2 |\n" +
 		"\n.. impl:: y\n   :id: I-1\n   :source: a.go, b.go\n   :cases: TestZ\n"
-	f := ParseFile("t.rst", []byte(src), DefaultConfig())
+	f := parseString("t.rst", src, DefaultConfig())
 	n := f.Nodes[0]
 	o := n.Option("cases")
 	if o.Value != "TestA, TestB, TestC/sub_(1) ;" {
@@ -226,13 +229,13 @@ func TestPlainLists(t *testing.T) {
 	}
 	var cases []string
 	for _, l := range o.Links {
-		cases = append(cases, fmt.Sprintf("%s %s-%d %q", l.ID, l.Span.Start, l.Span.End.Col, l.StateText))
+		cases = append(cases, fmt.Sprintf("%s %s-%d %q", l.ID, f.Position(l.Span.Start), f.Position(l.Span.End).Column, l.StateText))
 	}
 	want := []string{`TestA t.rst:3:12-17 ""`, `TestB t.rst:3:19-24 ""`, `TestC/sub_(1) t.rst:4:7-20 ""`}
 	if diff := cmp.Diff(want, cases); diff != "" {
 		t.Errorf("cases entries (-want +got):\n%s", diff)
 	}
-	if len(f.Diagnostics) != 1 || f.Diagnostics[0].Code != "unknown-option" ||
+	if len(f.Diagnostics) != 1 || f.Diagnostics[0].Code != CodeUnknownOption ||
 		f.Diagnostics[0].Detail != "An implementation takes :id:, :implements:, :source:." {
 		t.Errorf("diagnostics: %v", f.Diagnostics)
 	}

@@ -7,10 +7,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // skippedDirs are folders that hold build output or other people's files,
@@ -22,16 +23,17 @@ var skippedDirs = map[string]bool{"_build": true, "node_modules": true, "vendor"
 type Listed struct {
 	Path string
 	Type fs.FileMode
+	// Err is set on a folder the walk could not list.
+	Err error
 }
 
 // ListFiles walks the tree as format.md's "Which files" says, without
 // reading any file: every *.rst file under root except hidden names,
 // _build, node_modules, vendor and the config's exclude globs, symlinked
-// folders not followed. It returns the files sorted by path, and the Files
-// (with one unreadable-file diagnostic each) of the folders it could not
-// list. The error is only for a root that cannot be read. ParseTree and
-// the parse cache both start from it, so they always read the same files.
-func ListFiles(root string, cfg *Config) (files []Listed, unlisted []*File, err error) {
+// folders not followed. It returns the files sorted by path, and the
+// folders it could not list, each with its error. The error is only for a
+// root that cannot be read.
+func ListFiles(root string, cfg *Config) (files []Listed, unlisted []Listed, err error) {
 	if cfg == nil {
 		cfg = DefaultConfig()
 	}
@@ -52,7 +54,7 @@ func ListFiles(root string, cfg *Config) (files []Listed, unlisted []*File, err 
 			if rel == "." {
 				return err
 			}
-			unlisted = append(unlisted, Unreadable(rel, err))
+			unlisted = append(unlisted, Listed{Path: rel, Type: fs.ModeDir, Err: err})
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -77,7 +79,7 @@ func ListFiles(root string, cfg *Config) (files []Listed, unlisted []*File, err 
 				return nil
 			}
 		}
-		files = append(files, Listed{rel, d.Type()})
+		files = append(files, Listed{Path: rel, Type: d.Type()})
 		return nil
 	})
 	if err != nil {
@@ -87,80 +89,18 @@ func ListFiles(root string, cfg *Config) (files []Listed, unlisted []*File, err 
 	return files, unlisted, nil
 }
 
-// ParseTree parses every file ListFiles names, on GOMAXPROCS workers, and
-// returns the files sorted by path so the result does not depend on the
-// order the file system lists them in. The error is only for a root that
-// cannot be read; a file or folder that cannot be read becomes an
-// unreadable-file diagnostic and the rest of the tree is still read.
-func ParseTree(root string, cfg *Config) ([]*File, error) {
-	if cfg == nil {
-		cfg = DefaultConfig()
-	}
-	listed, early, err := ListFiles(root, cfg)
-	if err != nil {
-		return nil, err
-	}
-	paths := make([]string, len(listed))
-	for i, l := range listed {
-		paths[i] = l.Path
-	}
-
-	files := make([]*File, len(paths))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	if workers > len(paths) {
-		workers = len(paths)
-	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				files[i] = parseOne(root, paths[i], cfg)
-			}
-		}()
-	}
-	for i := range paths {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-
-	files = append(files, early...)
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, nil
-}
-
-func parseOne(root, rel string, cfg *Config) *File {
-	full := filepath.Join(root, filepath.FromSlash(rel))
-	st, err := os.Stat(full)
-	if err == nil && !st.Mode().IsRegular() {
-		// Reading a FIFO or a device could block the whole run.
-		err = errors.New("not a regular file")
-	}
-	var src []byte
-	if err == nil {
-		src, err = os.ReadFile(full)
-	}
-	if err != nil {
-		return Unreadable(rel, err)
-	}
-	return ParseFile(rel, src, cfg)
-}
-
 // Unreadable is the File of a path that cannot be read (code
 // unreadable-file): it has no nodes and one error.
-func Unreadable(rel string, err error) *File {
+func Unreadable(sf *source.File, err error) *File {
 	msg := err.Error()
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		msg = pe.Err.Error()
 	}
-	return &File{Path: rel, Diagnostics: Diagnostics{{
-		Severity: Error, Code: codeUnreadable,
-		Message: "cannot read " + rel + ": " + msg,
-		Span:    Span{Start: Pos{File: rel}},
+	return &File{Path: sf.Name(), Source: sf, Diagnostics: diag.List{{
+		Code:    CodeUnreadable,
+		Message: "cannot read " + sf.Name() + ": " + msg,
+		Span:    source.At(sf.Whole()),
 	}}}
 }
 

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // UnknownIDError is returned when explain is asked about an ID the graph
@@ -28,8 +29,8 @@ func (e *UnknownIDError) Error() string {
 
 // ExplainTargets lists the requirements an explanation of node id covers:
 // the requirement itself, or every requirement a test, implementation,
-// outcome or waiver bears on, in ID order.
-func (c *Check) ExplainTargets(id string) ([]*graph.Node, error) {
+// outcome or waiver bears on (graph.BearsOn), in ID order.
+func ExplainTargets(c *check.Check, id string) ([]*graph.Node, error) {
 	g := c.Graph
 	n, ok := g.Lookup(id)
 	if !ok {
@@ -41,39 +42,7 @@ func (c *Check) ExplainTargets(id string) ([]*graph.Node, error) {
 		}
 		return nil, &UnknownIDError{ID: id, Suggestion: best}
 	}
-	set := map[int]*graph.Node{}
-	addVerified := func(t *graph.Node) {
-		for e := range g.Out(t, graph.Verifies) {
-			set[g.To(e).Index()] = g.To(e)
-		}
-	}
-	addOutcome := func(o *graph.Node) {
-		for e := range g.Out(o, graph.Confirms) {
-			addVerified(g.To(e))
-		}
-	}
-	switch n.Kind() {
-	case parser.Requirement:
-		set[n.Index()] = n
-	case parser.Test:
-		addVerified(n)
-	case parser.Implementation:
-		for e := range g.Out(n, graph.Implements) {
-			set[g.To(e).Index()] = g.To(e)
-		}
-	case parser.Outcome:
-		addOutcome(n)
-	case parser.Waiver:
-		for e := range g.Out(n, graph.Excuses) {
-			addOutcome(g.To(e))
-		}
-	}
-	out := make([]*graph.Node, 0, len(set))
-	for _, m := range set {
-		out = append(out, m)
-	}
-	slices.SortFunc(out, func(a, b *graph.Node) int { return a.Index() - b.Index() })
-	return out, nil
+	return g.BearsOn(n), nil
 }
 
 // Explanation is the evidence tree of one requirement.
@@ -125,56 +94,61 @@ type Outcome struct {
 	Column  int    `json:"column"`
 }
 
-func reasonJSON(r evaluate.Reason) jsonReason {
-	return jsonReason{r.Code, r.Message, r.Pos.File, r.Pos.Line, r.Pos.Col}
-}
-
-// Explain builds the evidence tree of requirement n.
-func (c *Check) Explain(n *graph.Node) Explanation {
-	g := c.Graph
+// Explain renders the evidence evaluate recorded for requirement n.
+func Explain(c *check.Check, n *graph.Node) Explanation {
+	wh := whereOf(c)
 	v, _ := c.Result.Verdict(n)
-	p := n.Pos()
+	p := wh.at(n.Pos())
 	x := Explanation{
-		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.File, Line: p.Line, Column: p.Col,
+		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
 		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied),
 		Reasons: []jsonReason{}, Notes: []jsonReason{}, Refines: []LinkedNode{}, RefinedBy: []LinkedNode{},
 		Verifies: []TestEvidence{}, Implement: []LinkedNode{},
 	}
 	for _, r := range v.Reasons {
 		if r.Blocking {
-			x.Reasons = append(x.Reasons, reasonJSON(r))
+			x.Reasons = append(x.Reasons, reasonJSON(wh, r))
 		} else {
-			x.Notes = append(x.Notes, reasonJSON(r))
+			x.Notes = append(x.Notes, reasonJSON(wh, r))
 		}
 	}
-	linked := func(m *graph.Node, e *graph.Edge) LinkedNode {
-		ep := e.Pos()
-		return LinkedNode{ID: m.ID(), Title: m.Title(), State: e.State().String(), Verdict: c.verdictOf(m), File: ep.File, Line: ep.Line, Column: ep.Col}
+	linked := func(l evaluate.Link) LinkedNode {
+		ep := wh.at(l.Edge.Pos())
+		return LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.Edge.State().String(), Verdict: verdictOf(c, l.Node),
+			File: ep.Filename, Line: ep.Line, Column: ep.Column}
 	}
-	for e := range g.Out(n, graph.Refines) {
-		x.Refines = append(x.Refines, linked(g.To(e), e))
+	for _, l := range v.Refines {
+		x.Refines = append(x.Refines, linked(l))
 	}
-	for e := range g.In(n, graph.Refines) {
-		x.RefinedBy = append(x.RefinedBy, linked(g.From(e), e))
+	for _, l := range v.RefinedBy {
+		x.RefinedBy = append(x.RefinedBy, linked(l))
 	}
-	for e := range g.In(n, graph.Implements) {
-		x.Implement = append(x.Implement, linked(g.From(e), e))
+	for _, l := range v.Implements {
+		x.Implement = append(x.Implement, linked(l))
 	}
-	for e := range g.In(n, graph.Verifies) {
-		t := g.From(e)
-		te := TestEvidence{LinkedNode: linked(t, e), Outcomes: []Outcome{}}
-		for _, ev := range c.Result.TestEvidence(g, t) {
+	for _, te := range v.Verifies {
+		t := TestEvidence{LinkedNode: linked(te.Link), Outcomes: []Outcome{}}
+		for _, ev := range te.Outcomes {
 			o := ev.Outcome
-			op := o.Pos()
-			out := Outcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: string(ev.Status), File: op.File, Line: op.Line, Column: op.Col}
+			op := wh.at(o.Pos())
+			out := Outcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
+				File: op.Filename, Line: op.Line, Column: op.Column}
 			if ev.Waiver != nil {
 				out.Waiver, out.Expires = ev.Waiver.ID(), ev.Waiver.ExpiresText()
 			}
-			te.Outcomes = append(te.Outcomes, out)
+			t.Outcomes = append(t.Outcomes, out)
 		}
-		x.Verifies = append(x.Verifies, te)
+		x.Verifies = append(x.Verifies, t)
 	}
 	return x
+}
+
+// verdictOf is the verdict word of a requirement, "" for another node.
+func verdictOf(c *check.Check, n *graph.Node) string {
+	if v, ok := c.Result.Verdict(n); ok {
+		return verdictWord(v.Satisfied)
+	}
+	return ""
 }
 
 type jsonExplain struct {
@@ -186,31 +160,31 @@ type jsonExplain struct {
 
 // WriteExplainJSON writes the seg-explain/1 document for the requirements
 // node id bears on.
-func WriteExplainJSON(w io.Writer, c *Check, id string) error {
-	targets, err := c.ExplainTargets(id)
+func WriteExplainJSON(w io.Writer, c *check.Check, id string) error {
+	targets, err := ExplainTargets(c, id)
 	if err != nil {
 		return err
 	}
 	doc := jsonExplain{Schema: "seg-explain/1", At: Date(c.At), Query: id, Requirements: []Explanation{}}
 	for _, n := range targets {
-		doc.Requirements = append(doc.Requirements, c.Explain(n))
+		doc.Requirements = append(doc.Requirements, Explain(c, n))
 	}
 	return encode(w, doc)
 }
 
 var statusWords = map[string]string{
-	string(evaluate.Counted):     "counted",
-	string(evaluate.Excused):     "excused",
-	string(evaluate.Failing):     "counts against",
-	string(evaluate.Invalid):     "counts against: no valid result",
-	string(evaluate.SkippedRun):  "skipped: no evidence either way",
-	string(evaluate.Unwitnessed): "excluded: witnesses no implementation",
+	evaluate.Counted.String():  "counted",
+	evaluate.Excused.String():  "excused",
+	evaluate.Failing.String():  "counts against",
+	evaluate.Invalid.String():  "counts against: no valid result",
+	evaluate.Skipped.String():  "skipped: no evidence either way",
+	evaluate.Excluded.String(): "excluded: witnesses no implementation",
 }
 
 // WriteExplain writes the evidence tree of every requirement node id bears
 // on, as text.
-func WriteExplain(w io.Writer, c *Check, id string, colored bool) error {
-	targets, err := c.ExplainTargets(id)
+func WriteExplain(w io.Writer, c *check.Check, id string, colored bool) error {
+	targets, err := ExplainTargets(c, id)
 	if err != nil {
 		return err
 	}
@@ -223,14 +197,14 @@ func WriteExplain(w io.Writer, c *Check, id string, colored bool) error {
 		if i > 0 {
 			bw.WriteByte('\n')
 		}
-		writeExplanation(bw, st, c.Explain(n))
+		writeExplanation(bw, st, Explain(c, n))
 	}
 	fmt.Fprintf(bw, "\n(evaluated at %s)\n", Date(c.At))
 	return bw.Flush()
 }
 
 func at(file string, line, col int) string {
-	return parser.Pos{File: file, Line: line, Col: col}.String()
+	return source.Position{Filename: file, Line: line, Column: col}.String()
 }
 
 func writeExplanation(w *bufio.Writer, st style, x Explanation) {

@@ -6,9 +6,10 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // WriteGitHub writes GitHub Actions workflow commands (docs/ci.md): one
@@ -22,27 +23,26 @@ import (
 // (see columns); endColumn is exclusive, as in seg's spans. Values are
 // escaped as the Actions toolkit does (command.ts): in the message %, CR
 // and LF; in properties also : and ,.
-func WriteGitHub(w io.Writer, c *Check, _ bool) error {
+func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 	bw := bufio.NewWriter(w)
-	cols := newColumns(c.Source)
+	wh := whereOf(c)
 	for _, d := range c.Diagnostics {
 		cmd := "error"
-		if d.Severity == parser.Warning {
+		if d.Severity() == diag.Warning {
 			cmd = "warning"
 		}
-		msg := d.Message + " [" + d.Code + "]"
+		msg := d.Message + " [" + d.Code.Name + "]"
 		for _, r := range d.Related {
-			msg += "\n" + r.Span.Start.String() + ": note: " + r.Message
+			msg += "\n" + wh.at(r.Span.Start).String() + ": note: " + r.Message
 		}
-		writeCommand(bw, cmd, spanProps(cols, d.Span, d.Code), msg)
+		writeCommand(bw, cmd, spanProps(wh, d.Span, d.Code.Name), msg)
 	}
 	for _, r := range c.Requirements() {
 		if r.Verdict.Satisfied {
 			continue
 		}
-		pos := r.Node.Pos()
 		title := "unsatisfied requirement " + r.Node.ID()
-		writeCommand(bw, "error", spanProps(cols, parser.Span{Start: pos}, title), unsatisfiedMessage(r))
+		writeCommand(bw, "error", spanProps(wh, source.At(r.Node.Pos()), title), unsatisfiedMessage(wh, r))
 	}
 	n := c.Counts()
 	fmt.Fprintf(bw, "seg: %s: %d satisfied, %d unsatisfied; %s, %s (evaluated at %s)\n",
@@ -54,7 +54,7 @@ func WriteGitHub(w io.Writer, c *Check, _ bool) error {
 // unsatisfiedMessage is the one-annotation summary of an unsatisfied
 // requirement: its first blocking reason (with the reason's position when
 // it is elsewhere) and how many more there are. seg explain has them all.
-func unsatisfiedMessage(r Requirement) string {
+func unsatisfiedMessage(wh where, r check.Requirement) string {
 	id := r.Node.ID()
 	msg := fmt.Sprintf("%s %q is unsatisfied", id, r.Node.Title())
 	reasons := r.Verdict.Blocking()
@@ -62,9 +62,9 @@ func unsatisfiedMessage(r Requirement) string {
 		return msg
 	}
 	first := reasons[0]
-	msg += ": " + first.Message + " [" + first.Code + "]"
-	if first.Pos != r.Node.Pos() && first.Pos.IsValid() {
-		msg += " at " + first.Pos.String()
+	msg += ": " + first.Message + " [" + first.Code.Name + "]"
+	if first.Pos != r.Node.Pos() && wh.at(first.Pos).IsValid() {
+		msg += " at " + wh.at(first.Pos).String()
 	}
 	switch more := len(reasons) - 1; more {
 	case 0:
@@ -80,25 +80,30 @@ type property struct{ key, value string }
 
 // spanProps are the location properties of an annotation: file, line, col,
 // endLine, endColumn (each only when known), and title.
-func spanProps(cols *columns, sp parser.Span, title string) []property {
+func spanProps(wh where, sp source.Span, title string) []property {
 	var ps []property
-	start := sp.Start
-	if start.File != "" {
-		ps = append(ps, property{"file", start.File})
+	start, end := wh.at(sp.Start), wh.at(sp.End)
+	if start.Filename != "" {
+		ps = append(ps, property{"file", start.Filename})
 	}
-	if start.File != "" && start.IsValid() {
+	if start.Filename != "" && start.IsValid() {
 		ps = append(ps, property{"line", strconv.Itoa(start.Line)})
-		if start.Col > 0 {
-			ps = append(ps, property{"col", strconv.Itoa(cols.col(start))})
+		if start.Column > 0 {
+			ps = append(ps, property{"col", strconv.Itoa(wh.runeCol(sp.Start))})
 		}
-		if end := sp.End; end.IsValid() && end.File == start.File && !end.Before(start) {
+		if end.IsValid() && sp.End.SameFile(sp.Start) && !before(end, start) {
 			ps = append(ps, property{"endLine", strconv.Itoa(end.Line)})
-			if end.Line == start.Line && start.Col > 0 && end.Col > start.Col {
-				ps = append(ps, property{"endColumn", strconv.Itoa(cols.col(end))})
+			if end.Line == start.Line && start.Column > 0 && end.Column > start.Column {
+				ps = append(ps, property{"endColumn", strconv.Itoa(wh.runeCol(sp.End))})
 			}
 		}
 	}
 	return append(ps, property{"title", title})
+}
+
+// before orders two positions of one file.
+func before(a, b source.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
 }
 
 func writeCommand(w *bufio.Writer, cmd string, props []property, msg string) {
@@ -129,29 +134,3 @@ func EscapeGitHubData(s string) string { return ghData.Replace(s) }
 
 // EscapeGitHubProperty escapes a property value of a workflow command.
 func EscapeGitHubProperty(s string) string { return ghProperty.Replace(s) }
-
-// columns converts seg's columns (1-based byte offsets into the line) into
-// 1-based Unicode code point columns, reading each file at most once. When
-// the source cannot be read the byte column is kept (the same for ASCII).
-type columns struct{ sn *snippets }
-
-func newColumns(source func(string) []byte) *columns {
-	return &columns{sn: newSnippets(source)}
-}
-
-func (c *columns) col(p parser.Pos) int {
-	if p.Col < 1 {
-		return p.Col
-	}
-	line, ok := c.sn.line(p.File, p.Line)
-	if !ok {
-		return p.Col
-	}
-	off := p.Col - 1
-	if off <= len(line) {
-		return utf8.RuneCount(line[:off]) + 1
-	}
-	// Past the end of the line (an exclusive end at the line's end, or a
-	// stale position): count the bytes beyond as one column each.
-	return utf8.RuneCount(line) + off - len(line) + 1
-}

@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/seg-trace/seg/evaluate"
-	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // Run with -update (go test ./report -run Golden -update) to rewrite the
@@ -22,52 +23,59 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 var testAt = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
-// checkOfFiles reads, builds and evaluates an in-memory tree (path ->
-// content), the way the cli pipeline does, and adds extra diagnostics.
-func checkOfFiles(t *testing.T, tree map[string]string, extra ...parser.Diagnostic) *Check {
+// checkOfFiles writes an in-memory tree (path -> content) to disk, runs
+// seg on it, and adds extra diagnostics (made with the run's file set).
+func checkOfFiles(t *testing.T, tree map[string]string, extra ...func(*check.Check) diag.Diagnostic) *check.Check {
 	t.Helper()
-	paths := make([]string, 0, len(tree))
-	for p := range tree {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	var files []*parser.File
-	for _, p := range paths {
-		files = append(files, parser.ParseFile(p, []byte(tree[p]), parser.DefaultConfig()))
-	}
-	return checkOf(files, func(p string) []byte {
-		if s, ok := tree[p]; ok {
-			return []byte(s)
+	root := t.TempDir()
+	for p, text := range tree {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	}, extra...)
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := checkOfDir(t, root)
+	for _, x := range extra {
+		c.Diagnostics = append(c.Diagnostics, x(c))
+	}
+	c.Diagnostics.Sort(c.Files)
+	return c
 }
 
-// checkOfDir does the same for a tree on disk.
-func checkOfDir(t *testing.T, root string) *Check {
+// checkOfDir runs seg on a tree on disk, without a cache.
+func checkOfDir(t *testing.T, root string) *check.Check {
 	t.Helper()
-	files, err := parser.ParseTree(root, parser.DefaultConfig())
+	tr, err := check.Open(root, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return checkOf(files, func(p string) []byte {
-		data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		return data
-	})
+	c, _, err := tr.Run(check.Options{At: testAt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
-func checkOf(files []*parser.File, source func(string) []byte, extra ...parser.Diagnostic) *Check {
-	var diags parser.Diagnostics
-	for _, f := range files {
-		diags = append(diags, f.Diagnostics...)
+// fileAt is line:col of the file called name in c's file set, which gets
+// such a file, made up, when it has none (line 0: the file as a whole).
+func fileAt(c *check.Check, name string, line, col int) source.Pos {
+	var f *source.File
+	for _, g := range c.Files.Files() {
+		if g.Name() == name {
+			f = g
+		}
 	}
-	g, gdiags := graph.Build(files, nil)
-	diags = append(diags, gdiags...)
-	res := evaluate.Evaluate(g, testAt)
-	diags = append(diags, res.Diagnostics...)
-	diags = append(diags, extra...)
-	diags.Sort()
-	return &Check{At: testAt, Graph: g, Result: res, Diagnostics: diags, Source: source}
+	if f == nil {
+		f = c.Files.Add(name, 0, source.Docutils)
+		f.SetLines([]int32{0, 100, 200, 300})
+	}
+	if line == 0 {
+		return f.Whole()
+	}
+	return f.Pos(int(f.Lines()[line-1]) + col - 1)
 }
 
 func golden(t *testing.T, path string, got []byte) {
@@ -108,23 +116,29 @@ var oddTree = map[string]string{
 
 // oddDiagnostics carry %, CR, LF, : and , in messages, codes (the title
 // property) and related notes, and the position shapes a finding can have.
-var oddDiagnostics = []parser.Diagnostic{
-	{Severity: parser.Error, Code: "internal-error", Message: "50% done\r\nthen: a, b and c",
-		Span:    parser.Span{Start: parser.Pos{File: "docs/a, b: c.rst", Line: 2, Col: 4}, End: parser.Pos{File: "docs/a, b: c.rst", Line: 3, Col: 1}},
-		Related: []parser.Related{{Span: parser.Span{Start: parser.Pos{File: "100%.rst", Line: 1, Col: 1}}, Message: "see: here, 100%"}}},
-	{Severity: parser.Warning, Code: "odd,code:%\r\nx", Message: "no position at all"},
-	{Severity: parser.Error, Code: "unreadable-file", Message: "cannot read x:y,z.rst: permission denied",
-		Span: parser.Span{Start: parser.Pos{File: "x:y,z.rst"}}},
+var oddDiagnostics = []func(*check.Check) diag.Diagnostic{
+	func(c *check.Check) diag.Diagnostic {
+		return diag.Diagnostic{Code: parser.CodeInternal, Message: "50% done\r\nthen: a, b and c",
+			Span:    source.Span{Start: fileAt(c, "docs/a, b: c.rst", 2, 4), End: fileAt(c, "docs/a, b: c.rst", 3, 1)},
+			Related: []diag.Related{{Span: source.At(fileAt(c, "100%.rst", 1, 1)), Message: "see: here, 100%"}}}
+	},
+	func(*check.Check) diag.Diagnostic {
+		return diag.Diagnostic{Code: &diag.Code{Name: "odd,code:%\r\nx", Severity: diag.Warning}, Message: "no position at all"}
+	},
+	func(c *check.Check) diag.Diagnostic {
+		return diag.Diagnostic{Code: parser.CodeUnreadable, Message: "cannot read x:y,z.rst: permission denied",
+			Span: source.At(fileAt(c, "x:y,z.rst", 0, 0))}
+	},
 }
 
 func TestGitHubGolden(t *testing.T) {
 	cases := []struct {
 		name string
-		c    func(t *testing.T) *Check
+		c    func(t *testing.T) *check.Check
 	}{
-		{"brake", func(t *testing.T) *Check { return checkOfDir(t, "../examples/brake") }},
-		{"broken", func(t *testing.T) *Check { return checkOfDir(t, "../examples/broken") }},
-		{"escaping", func(t *testing.T) *Check { return checkOfFiles(t, oddTree, oddDiagnostics...) }},
+		{"brake", func(t *testing.T) *check.Check { return checkOfDir(t, "../examples/brake") }},
+		{"broken", func(t *testing.T) *check.Check { return checkOfDir(t, "../examples/broken") }},
+		{"escaping", func(t *testing.T) *check.Check { return checkOfFiles(t, oddTree, oddDiagnostics...) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -245,7 +259,7 @@ func TestGitHubRoundTrip(t *testing.T) {
 			byTitle[props["title"]+"@"+props["file"]+":"+props["line"]+":"+props["col"]] = want{cmd, props, msg}
 		}
 	}
-	check := func(key, cmd string, props map[string]string, msg string) {
+	expect := func(key, cmd string, props map[string]string, msg string) {
 		t.Helper()
 		got, ok := byTitle[key]
 		if !ok {
@@ -262,14 +276,14 @@ func TestGitHubRoundTrip(t *testing.T) {
 		}
 	}
 	// REQ-NOPE sits after "REQ-Ü, " on line 6: byte column 23, code point 22.
-	check("unresolved-link@docs/a, b: c.rst:6:22", "error", map[string]string{"endLine": "6", "endColumn": "30"},
+	expect("unresolved-link@docs/a, b: c.rst:6:22", "error", map[string]string{"endLine": "6", "endColumn": "30"},
 		`unresolved link "REQ-NOPE" [unresolved-link]`)
-	check("internal-error@docs/a, b: c.rst:2:4", "error", map[string]string{"endLine": "3", "endColumn": ""},
+	expect("internal-error@docs/a, b: c.rst:2:4", "error", map[string]string{"endLine": "3", "endColumn": ""},
 		"50% done\r\nthen: a, b and c [internal-error]\n100%.rst:1:1: note: see: here, 100%")
-	check("odd,code:%\r\nx@::", "warning", map[string]string{"file": ""}, "no position at all [odd,code:%\r\nx]")
-	check("unreadable-file@x:y,z.rst::", "error", map[string]string{"line": ""},
+	expect("odd,code:%\r\nx@::", "warning", map[string]string{"file": ""}, "no position at all [odd,code:%\r\nx]")
+	expect("unreadable-file@x:y,z.rst::", "error", map[string]string{"line": ""},
 		"cannot read x:y,z.rst: permission denied [unreadable-file]")
-	check("unsatisfied requirement REQ-1@docs/a, b: c.rst:1:1", "error", nil,
+	expect("unsatisfied requirement REQ-1@docs/a, b: c.rst:1:1", "error", nil,
 		`REQ-1 "Brakes, always: 100% of the time" is unsatisfied: no active verifies edge: no test specification verifies it [no-active-verifies] (and 1 more reason: seg explain REQ-1)`)
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/graph"
 )
 
@@ -62,13 +63,13 @@ type jsonEdge struct {
 // edgeJSON is one edge as every graph format shows it: a Link edge is
 // named by its option.
 func edgeJSON(g *graph.Graph, e *graph.Edge) jsonEdge {
-	p := e.Pos()
+	p := g.Files().Position(e.Pos())
 	typ := e.Type().String()
 	if e.Type() == graph.Link {
 		typ = e.Option()
 	}
 	je := jsonEdge{Type: typ, From: g.From(e).ID(), To: g.To(e).ID(), State: e.State().String(),
-		File: p.File, Line: p.Line, Column: p.Col, Part: e.Part(), Condition: e.Condition()}
+		File: p.Filename, Line: p.Line, Column: p.Column, Part: e.Part(), Condition: e.Condition()}
 	if o := e.Option(); o != typ {
 		je.Option = o
 	}
@@ -88,27 +89,21 @@ func sortedEdges(g *graph.Graph) []jsonEdge {
 	return out
 }
 
-func (c *Check) verdictOf(n *graph.Node) string {
-	if v, ok := c.Result.Verdict(n); ok {
-		return verdictWord(v.Satisfied)
-	}
-	return ""
-}
-
 // WriteGraphJSON writes the seg-graph/1 document.
-func WriteGraphJSON(w io.Writer, c *Check) error {
+func WriteGraphJSON(w io.Writer, c *check.Check) error {
+	wh := whereOf(c)
 	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c.Graph)}
 	for n := range c.Graph.Nodes() {
-		p := n.Pos()
-		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.File, p.Line, p.Col, c.verdictOf(n)})
+		p := wh.at(n.Pos())
+		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n)})
 	}
 	for o := range c.Graph.OpenLinks() {
 		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling {
 			continue // an error, already a diagnostic
 		}
-		p := o.Pos()
+		p := wh.at(o.Pos())
 		doc.OpenLinks = append(doc.OpenLinks, jsonOpenLink{o.Reason().String(), o.Option(), c.Graph.OpenFrom(o).ID(),
-			o.Target(), o.Part(), o.Condition(), p.File, p.Line, p.Col})
+			o.Target(), o.Part(), o.Condition(), p.Filename, p.Line, p.Column})
 	}
 	return encode(w, doc)
 }
@@ -126,8 +121,8 @@ const (
 	colorOther       = "#546e7a"
 )
 
-func (c *Check) nodeColor(n *graph.Node) string {
-	switch c.verdictOf(n) {
+func nodeColor(c *check.Check, n *graph.Node) string {
+	switch verdictOf(c, n) {
 	case "satisfied":
 		return colorSatisfied
 	case "unsatisfied":
@@ -137,16 +132,16 @@ func (c *Check) nodeColor(n *graph.Node) string {
 }
 
 // WriteDOT writes the graph for Graphviz, requirements colored by verdict.
-func WriteDOT(w io.Writer, c *Check) error {
+func WriteDOT(w io.Writer, c *check.Check) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "// seg graph, evaluated at %s\ndigraph seg {\n  rankdir=BT;\n  node [fontname=\"Helvetica\", fontsize=10];\n", Date(c.At))
 	for n := range c.Graph.Nodes() {
 		label := n.ID()
-		if v := c.verdictOf(n); v != "" {
+		if v := verdictOf(c, n); v != "" {
 			label += "\n" + v
 		}
 		fmt.Fprintf(bw, "  %s [label=%s, shape=%s, color=%q, fontcolor=%q, tooltip=%s];\n",
-			dotQuote(n.ID()), dotQuote(label), dotShapes[n.Kind().String()], c.nodeColor(n), c.nodeColor(n), dotQuote(n.Title()+" ("+n.Pos().String()+")"))
+			dotQuote(n.ID()), dotQuote(label), dotShapes[n.Kind().String()], nodeColor(c, n), nodeColor(c, n), dotQuote(n.Title()+" ("+c.Files.Position(n.Pos()).String()+")"))
 	}
 	for _, e := range sortedEdges(c.Graph) {
 		style := "solid"
@@ -172,7 +167,7 @@ func dotQuote(s string) string {
 }
 
 // WriteMermaid writes a Mermaid flowchart, requirements colored by verdict.
-func WriteMermaid(w io.Writer, c *Check) error {
+func WriteMermaid(w io.Writer, c *check.Check) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%%%% seg graph, evaluated at %s\nflowchart BT\n", Date(c.At))
 	ids := map[string]string{}
@@ -192,7 +187,7 @@ func WriteMermaid(w io.Writer, c *Check) error {
 			open, close = "{{", "}}"
 		}
 		label := n.ID()
-		if v := c.verdictOf(n); v != "" {
+		if v := verdictOf(c, n); v != "" {
 			label += "<br/>" + v
 		}
 		fmt.Fprintf(bw, "  %s%s\"%s\"%s\n", ids[n.ID()], open, mermaidText(label), close)
@@ -207,7 +202,7 @@ func WriteMermaid(w io.Writer, c *Check) error {
 	bw.WriteString("  classDef satisfied stroke:" + colorSatisfied + ",color:" + colorSatisfied + ",stroke-width:2px\n")
 	bw.WriteString("  classDef unsatisfied stroke:" + colorUnsatisfied + ",color:" + colorUnsatisfied + ",stroke-width:2px\n")
 	for n := range c.Graph.Nodes() {
-		if v := c.verdictOf(n); v != "" {
+		if v := verdictOf(c, n); v != "" {
 			fmt.Fprintf(bw, "  class %s %s\n", ids[n.ID()], v)
 		}
 	}

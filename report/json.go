@@ -7,7 +7,9 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/evaluate"
 )
 
 // The seg-check/1 schema (docs/json.md). Field order is fixed by the
@@ -65,15 +67,9 @@ type jsonCase struct {
 	Line   int    `json:"line"`
 }
 
-func verdictWord(ok bool) string {
-	if ok {
-		return "satisfied"
-	}
-	return "unsatisfied"
-}
-
 // WriteJSON writes the seg-check/1 document.
-func WriteJSON(w io.Writer, c *Check) error {
+func WriteJSON(w io.Writer, c *check.Check) error {
+	wh := whereOf(c)
 	n := c.Counts()
 	doc := jsonCheck{
 		Schema:       "seg-check/1",
@@ -83,28 +79,35 @@ func WriteJSON(w io.Writer, c *Check) error {
 		Diagnostics:  []jsonDiagnostic{},
 	}
 	for _, r := range c.Requirements() {
+		p := wh.at(r.Node.Pos())
 		jr := jsonRequirement{
 			ID: r.Node.ID(), Kind: r.Node.Directive(), Title: r.Node.Title(),
-			File: r.Node.Pos().File, Line: r.Node.Pos().Line, Leaf: r.Verdict.Leaf,
+			File: p.Filename, Line: p.Line, Leaf: r.Verdict.Leaf,
 			Verdict: verdictWord(r.Verdict.Satisfied), Reasons: []jsonReason{},
 		}
 		for _, reason := range r.Verdict.Blocking() {
-			jr.Reasons = append(jr.Reasons, jsonReason{reason.Code, reason.Message, reason.Pos.File, reason.Pos.Line, reason.Pos.Col})
+			jr.Reasons = append(jr.Reasons, reasonJSON(wh, reason))
 		}
 		doc.Requirements = append(doc.Requirements, jr)
 	}
 	for _, d := range c.Diagnostics {
-		doc.Diagnostics = append(doc.Diagnostics, diagJSON(d))
+		doc.Diagnostics = append(doc.Diagnostics, diagJSON(wh, d))
 	}
 	for _, u := range c.Unmatched {
-		doc.Unmatched = append(doc.Unmatched, jsonCase{u.Name, u.Result, u.Pos.File, u.Pos.Line})
+		p := wh.at(u.Pos)
+		doc.Unmatched = append(doc.Unmatched, jsonCase{u.Name, u.Result, p.Filename, p.Line})
 	}
 	return encode(w, doc)
 }
 
-func diagJSON(d parser.Diagnostic) jsonDiagnostic {
-	p := d.Span.Start
-	return jsonDiagnostic{d.Code, d.Severity.String(), d.Message, p.File, p.Line, p.Col}
+func diagJSON(wh where, d diag.Diagnostic) jsonDiagnostic {
+	p := wh.at(d.Span.Start)
+	return jsonDiagnostic{d.Code.Name, d.Severity().String(), d.Message, p.Filename, p.Line, p.Column}
+}
+
+func reasonJSON(wh where, r evaluate.Reason) jsonReason {
+	p := wh.at(r.Pos)
+	return jsonReason{r.Code.Name, r.Message, p.Filename, p.Line, p.Column}
 }
 
 // stdJSON makes encode write through encoding/json alone, in one piece:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/internal/segtest"
 	"github.com/seg-trace/seg/parser"
 )
@@ -107,13 +108,9 @@ func TestJSONAppenderMatchesEncodingJSON(t *testing.T) {
 // as through encoding/json in one piece: the example trees and random
 // ones, with odd text in titles and bodies.
 func TestJSONDocumentsMatchEncodingJSON(t *testing.T) {
-	var checks []*Check
+	var checks []*check.Check
 	for _, ex := range []string{"brake", "broken", "needs"} {
-		files, err := parser.ParseTree(filepath.Join("..", "examples", ex), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checks = append(checks, checkOf(files, nil))
+		checks = append(checks, checkOfDir(t, filepath.Join("..", "examples", ex)))
 	}
 	r := rand.New(rand.NewPCG(5, 5))
 	for range 40 {
@@ -124,15 +121,17 @@ func TestJSONDocumentsMatchEncodingJSON(t *testing.T) {
 				f.Nodes[i].Title = []string{"", "quote \" back \\ tab \t", "\u2028 <b>&", "\xff bad"}[r.IntN(4)] + f.Nodes[i].Title
 			}
 		}
-		checks = append(checks, checkOf(files, nil))
+		checks = append(checks, checkOf(tr.FileSet(), files, nil))
 	}
-	writers := map[string]func(*bytes.Buffer, *Check) error{
-		"check":   func(b *bytes.Buffer, c *Check) error { return WriteJSON(b, c) },
-		"graph":   func(b *bytes.Buffer, c *Check) error { return WriteGraphJSON(b, c) },
-		"needs":   func(b *bytes.Buffer, c *Check) error { return WriteNeedsJSON(b, c) },
-		"sarif":   func(b *bytes.Buffer, c *Check) error { return WriteSARIF(b, c, "test") },
-		"matrix":  func(b *bytes.Buffer, c *Check) error { return WriteMatrixJSON(b, BuildMatrix(c, MatrixOptions{})) },
-		"explain": func(b *bytes.Buffer, c *Check) error { return explainFirst(b, c) },
+	writers := map[string]func(*bytes.Buffer, *check.Check) error{
+		"check": func(b *bytes.Buffer, c *check.Check) error { return WriteJSON(b, c) },
+		"graph": func(b *bytes.Buffer, c *check.Check) error { return WriteGraphJSON(b, c) },
+		"needs": func(b *bytes.Buffer, c *check.Check) error { return WriteNeedsJSON(b, c) },
+		"sarif": func(b *bytes.Buffer, c *check.Check) error { return WriteSARIF(b, c, "test") },
+		"matrix": func(b *bytes.Buffer, c *check.Check) error {
+			return WriteMatrixJSON(b, BuildMatrix(c, MatrixOptions{}))
+		},
+		"explain": func(b *bytes.Buffer, c *check.Check) error { return explainFirst(b, c) },
 	}
 	for i, c := range checks {
 		for name, write := range writers {
@@ -154,7 +153,7 @@ func TestJSONDocumentsMatchEncodingJSON(t *testing.T) {
 }
 
 // explainFirst explains the first requirement, or writes nothing.
-func explainFirst(b *bytes.Buffer, c *Check) error {
+func explainFirst(b *bytes.Buffer, c *check.Check) error {
 	for n := range c.Graph.Nodes() {
 		if n.Kind() == parser.Requirement {
 			return WriteExplainJSON(b, c, n.ID())

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 )
 
@@ -249,67 +251,76 @@ func escapePath(p string) string {
 	return strings.Join(parts, "/")
 }
 
-// BuildMatrix computes the matrix of a check.
-func BuildMatrix(c *Check, opt MatrixOptions) *Matrix {
+// BuildMatrix renders the evidence of every requirement of a check as
+// matrix rows.
+func BuildMatrix(c *check.Check, opt MatrixOptions) *Matrix {
 	lk := linker{template: opt.LinkTemplate, escaped: map[string]string{}}
-	g := c.Graph
+	wh := whereOf(c)
 	n := c.Counts()
 	m := &Matrix{Schema: MatrixSchema, At: Date(c.At), Rows: []MatrixRow{},
 		Diagnostics: DiagnosticCount{Errors: n.Errors, Warnings: n.Warnings}}
 	byKind := map[string]*KindCoverage{}
-	link := func(id, state string) MatrixLink {
-		node, _ := g.Lookup(id)
-		p := node.Pos()
-		return MatrixLink{ID: id, Title: node.Title(), State: state, Verdict: c.verdictOf(node), File: p.File, Line: p.Line, URL: lk.url(p.File, p.Line, p.Col)}
+	link := func(node *graph.Node, state string) MatrixLink {
+		p := wh.at(node.Pos())
+		return MatrixLink{ID: node.ID(), Title: node.Title(), State: state, Verdict: verdictOf(c, node), File: p.Filename, Line: p.Line, URL: lk.url(p.Filename, p.Line, p.Column)}
 	}
-	links := func(ls []LinkedNode) []MatrixLink {
+	seen := func(ls []MatrixLink, l evaluate.Link) bool {
+		return slices.ContainsFunc(ls, func(m MatrixLink) bool { return m.ID == l.Node.ID() && m.State == l.Edge.State().String() })
+	}
+	links := func(ls []evaluate.Link) []MatrixLink {
 		out := make([]MatrixLink, 0, len(ls))
 		for _, l := range ls {
-			if !slices.ContainsFunc(out, func(m MatrixLink) bool { return m.ID == l.ID && m.State == l.State }) {
-				out = append(out, link(l.ID, l.State))
+			if !seen(out, l) {
+				out = append(out, link(l.Node, l.Edge.State().String()))
 			}
 		}
 		return out
 	}
 	for _, r := range c.Requirements() {
-		node := r.Node
-		x := c.Explain(node)
-		p := node.Pos()
+		node, v := r.Node, r.Verdict
+		p := wh.at(node.Pos())
 		row := MatrixRow{
-			ID: x.ID, Kind: x.Kind, Title: x.Title, File: p.File, Line: p.Line, Column: p.Col,
-			URL: lk.url(p.File, p.Line, p.Col), Leaf: r.Verdict.Leaf, Verdict: verdictWord(r.Verdict.Satisfied),
-			Refines: links(x.Refines), RefinedBy: links(x.RefinedBy), Implementations: links(x.Implement),
-			Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{}, explanation: x,
+			ID: node.ID(), Kind: node.Directive(), Title: node.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
+			URL: lk.url(p.Filename, p.Line, p.Column), Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied),
+			Refines: links(v.Refines), RefinedBy: links(v.RefinedBy), Implementations: links(v.Implements),
+			Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{}, explanation: Explain(c, node),
 		}
-		for _, reason := range r.Verdict.Blocking() {
-			rp := reason.Pos
-			row.Reasons = append(row.Reasons, MatrixReason{reason.Code, reason.Message, rp.File, rp.Line, rp.Col, lk.url(rp.File, rp.Line, rp.Col)})
+		for _, reason := range v.Blocking() {
+			rp := wh.at(reason.Pos)
+			row.Reasons = append(row.Reasons, MatrixReason{reason.Code.Name, reason.Message, rp.Filename, rp.Line, rp.Column, lk.url(rp.Filename, rp.Line, rp.Column)})
 		}
 		waivers := map[string]int{} // waiver ID -> index in row.Waivers
-		for _, t := range x.Verifies {
-			if slices.ContainsFunc(row.Tests, func(m MatrixTest) bool { return m.ID == t.ID && m.State == t.State }) {
+		tests := make([]MatrixLink, 0, len(v.Verifies))
+		for _, te := range v.Verifies {
+			if seen(tests, te.Link) {
 				continue
 			}
-			mt := MatrixTest{MatrixLink: link(t.ID, t.State), Outcomes: []MatrixOutcome{}}
-			for _, o := range t.Outcomes {
-				mt.Outcomes = append(mt.Outcomes, MatrixOutcome{ID: o.ID, Result: o.Result, Config: o.Config, Status: o.Status, Waiver: o.Waiver,
-					File: o.File, Line: o.Line, URL: lk.url(o.File, o.Line, o.Column)})
-				on, _ := g.Lookup(o.ID)
-				for e := range g.In(on, graph.Excuses) {
-					w := g.From(e)
-					if w.Expired(c.At) {
+			mt := MatrixTest{MatrixLink: link(te.Node, te.Edge.State().String()), Outcomes: []MatrixOutcome{}}
+			tests = append(tests, mt.MatrixLink)
+			for _, ev := range te.Outcomes {
+				o := ev.Outcome
+				op := wh.at(o.Pos())
+				mo := MatrixOutcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
+					File: op.Filename, Line: op.Line, URL: lk.url(op.Filename, op.Line, op.Column)}
+				if ev.Waiver != nil {
+					mo.Waiver = ev.Waiver.ID()
+				}
+				mt.Outcomes = append(mt.Outcomes, mo)
+				for _, we := range ev.Waivers {
+					if !we.InForce {
 						continue
 					}
-					i, seen := waivers[w.ID()]
-					if !seen {
-						wp := w.Pos()
+					w := we.Waiver
+					i, ok := waivers[w.ID()]
+					if !ok {
+						wp := wh.at(w.Pos())
 						i = len(row.Waivers)
 						waivers[w.ID()] = i
 						row.Waivers = append(row.Waivers, MatrixWaiver{ID: w.ID(), Title: w.Title(), Expires: w.ExpiresText(), Excuses: []string{},
-							File: wp.File, Line: wp.Line, URL: lk.url(wp.File, wp.Line, wp.Col)})
+							File: wp.Filename, Line: wp.Line, URL: lk.url(wp.Filename, wp.Line, wp.Column)})
 					}
-					if !slices.Contains(row.Waivers[i].Excuses, o.ID) {
-						row.Waivers[i].Excuses = append(row.Waivers[i].Excuses, o.ID)
+					if !slices.Contains(row.Waivers[i].Excuses, o.ID()) {
+						row.Waivers[i].Excuses = append(row.Waivers[i].Excuses, o.ID())
 					}
 				}
 			}
@@ -325,11 +336,12 @@ func BuildMatrix(c *Check, opt MatrixOptions) *Matrix {
 			kc = &KindCoverage{Kind: row.Kind}
 			byKind[row.Kind] = kc
 		}
-		sat := r.Verdict.Satisfied
+		sat := v.Satisfied
 		m.Coverage.Satisfied.add(sat)
 		kc.Satisfied.add(sat)
-		if r.Verdict.Leaf {
-			ver, impl := hasActive(g, node, graph.Verifies), hasActive(g, node, graph.Implements)
+		if v.Leaf {
+			ver := slices.ContainsFunc(v.Verifies, func(t evaluate.TestEvidence) bool { return t.Edge.Active() })
+			impl := slices.ContainsFunc(v.Implements, func(l evaluate.Link) bool { return l.Edge.Active() })
 			m.Coverage.LeavesVerified.add(ver)
 			m.Coverage.LeavesImplemented.add(impl)
 			kc.LeavesVerified.add(ver)
@@ -355,15 +367,6 @@ func (cv *Coverage) finish() {
 		k.LeavesVerified.finish()
 		k.LeavesImplemented.finish()
 	}
-}
-
-func hasActive(g *graph.Graph, n *graph.Node, t graph.EdgeType) bool {
-	for e := range g.In(n, t) {
-		if e.Active() {
-			return true
-		}
-	}
-	return false
 }
 
 // WriteMatrixJSON writes the seg-matrix/1 document.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/seg-trace/seg/check"
 )
 
 //go:embed matrix/matrix.html.tmpl
@@ -79,7 +81,7 @@ func matrixFuncs(lk linker) template.FuncMap {
 // the page; the script puts the explanations' text in as text. Without a
 // link template, links are relative paths (opt.LinkBase + file + "#L" +
 // line).
-func WriteMatrixHTML(w io.Writer, c *Check, m *Matrix, opt MatrixOptions) error {
+func WriteMatrixHTML(w io.Writer, c *check.Check, m *Matrix, opt MatrixOptions) error {
 	lk := linker{template: opt.LinkTemplate, base: opt.LinkBase, escaped: map[string]string{}}
 	t, err := matrixHTML().Clone()
 	if err != nil {
@@ -100,7 +102,7 @@ func WriteMatrixHTML(w io.Writer, c *Check, m *Matrix, opt MatrixOptions) error 
 	return bw.Flush()
 }
 
-func explanationData(c *Check, m *Matrix, lk linker) htmlExplanations {
+func explanationData(c *check.Check, m *Matrix, lk linker) htmlExplanations {
 	d := htmlExplanations{Files: []string{}, Hrefs: []string{}, Status: statusWords, Rows: make([][]any, len(m.Rows))}
 	index := map[string]int{}
 	file := func(f string) int {
@@ -126,7 +128,8 @@ func explanationData(c *Check, m *Matrix, lk linker) htmlExplanations {
 		if !ok {
 			return file(""), 0
 		}
-		return file(n.Pos().File), n.Pos().Line
+		p := c.Files.Position(n.Pos())
+		return file(p.Filename), p.Line
 	}
 	reasons := func(rs []jsonReason) []any {
 		out := make([]any, len(rs))

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,45 +15,20 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/seg-trace/seg/evaluate"
-	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/parser"
 )
 
 var matrixAt = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
-// matrixCheck reads, builds and evaluates a tree on disk (or in memory)
-// the way the cli pipeline does, at matrixAt.
-func matrixCheck(t *testing.T, files []*parser.File) *Check {
+func matrixCheckDir(t *testing.T, root string) *check.Check {
 	t.Helper()
-	var diags parser.Diagnostics
-	for _, f := range files {
-		diags = append(diags, f.Diagnostics...)
-	}
-	g, gdiags := graph.Build(files, nil)
-	diags = append(diags, gdiags...)
-	res := evaluate.Evaluate(g, matrixAt)
-	diags = append(diags, res.Diagnostics...)
-	diags.Sort()
-	return &Check{At: matrixAt, Graph: g, Result: res, Diagnostics: diags}
+	return checkOfDir(t, root)
 }
 
-func matrixCheckDir(t *testing.T, root string) *Check {
+func matrixCheckFiles(t *testing.T, tree map[string]string) *check.Check {
 	t.Helper()
-	files, err := parser.ParseTree(root, parser.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return matrixCheck(t, files)
-}
-
-func matrixCheckFiles(t *testing.T, tree map[string]string) *Check {
-	t.Helper()
-	var files []*parser.File
-	for _, p := range slices.Sorted(maps.Keys(tree)) {
-		files = append(files, parser.ParseFile(p, []byte(tree[p]), parser.DefaultConfig()))
-	}
-	return matrixCheck(t, files)
+	return checkOfFiles(t, tree)
 }
 
 func matrixGolden(t *testing.T, name string, got []byte) {
@@ -63,7 +36,7 @@ func matrixGolden(t *testing.T, name string, got []byte) {
 	golden(t, filepath.Join("testdata", "matrix", name), got)
 }
 
-func render(t *testing.T, c *Check, format string, opt MatrixOptions) []byte {
+func render(t *testing.T, c *check.Check, format string, opt MatrixOptions) []byte {
 	t.Helper()
 	m := BuildMatrix(c, opt)
 	var buf bytes.Buffer
@@ -143,7 +116,7 @@ func TestMatrixJSONSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks := map[string]*Check{
+	checks := map[string]*check.Check{
 		"brake":  matrixCheckDir(t, filepath.Join("..", "examples", "brake")),
 		"broken": matrixCheckDir(t, filepath.Join("..", "examples", "broken")),
 		"nasty":  matrixCheckFiles(t, nastyTree),
@@ -387,15 +360,12 @@ func TestMatrixHTMLSelfContained(t *testing.T) {
 // Every format gives the same bytes twice, and the same bytes for the
 // same tree read from files in another order.
 func TestMatrixDeterministic(t *testing.T) {
-	files, err := parser.ParseTree(filepath.Join("..", "examples", "broken"), parser.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
+	a := checkOfDir(t, filepath.Join("..", "examples", "broken"))
+	reversed := make([]*parser.File, len(a.Parsed))
+	for i, f := range a.Parsed {
+		reversed[len(a.Parsed)-1-i] = f
 	}
-	reversed := make([]*parser.File, len(files))
-	for i, f := range files {
-		reversed[len(files)-1-i] = f
-	}
-	a, b := matrixCheck(t, files), matrixCheck(t, reversed)
+	b := checkOf(a.Files, reversed, nil)
 	for _, format := range []string{"md", "csv", "json", "html"} {
 		x, y := render(t, a, format, MatrixOptions{}), render(t, b, format, MatrixOptions{})
 		if !bytes.Equal(x, y) {

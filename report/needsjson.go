@@ -7,8 +7,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // WriteNeedsJSON writes the graph as a needs.json in sphinx-needs' schema
@@ -29,7 +31,7 @@ import (
 // sphinx-needs writes them ("ID" or "ID.part", no condition) in source
 // order, dead ones included and dynamic functions left out; back links
 // are sorted. "created" is the evaluation date, so the bytes repeat.
-func WriteNeedsJSON(w io.Writer, c *Check) error {
+func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 	g := c.Graph
 	project := g.Needs()
 	if project == nil {
@@ -53,7 +55,7 @@ func WriteNeedsJSON(w io.Writer, c *Check) error {
 		}
 	}
 	type entry struct {
-		pos  parser.Pos
+		pos  source.Pos
 		addr string
 		to   int // the target's node index, -1 for an open link
 	}
@@ -83,7 +85,7 @@ func WriteNeedsJSON(w io.Writer, c *Check) error {
 	fields = append(fields, others...)
 	for _, m := range out {
 		for _, list := range m {
-			slices.SortStableFunc(list, func(a, b entry) int { return comparePos(a.pos, b.pos) })
+			slices.SortStableFunc(list, func(a, b entry) int { return c.Files.Compare(a.pos, b.pos) })
 		}
 		if m == nil {
 			continue
@@ -117,19 +119,20 @@ func WriteNeedsJSON(w io.Writer, c *Check) error {
 	needs := map[string]map[string]any{}
 	for n := range g.Nodes() {
 		i := n.Index()
+		p := c.Files.Position(n.Pos())
 		need := map[string]any{
 			"id":        n.ID(),
 			"type":      n.Directive(),
 			"type_name": typeName(project, n),
 			"title":     n.Title(),
-			"docname":   docname(project.DocRoot, n.Pos().File),
-			"doctype":   path.Ext(n.Pos().File),
-			"lineno":    n.Pos().Line,
+			"docname":   docname(project.DocRoot, p.Filename),
+			"doctype":   path.Ext(p.Filename),
+			"lineno":    p.Line,
 			"status":    attrOrNull(n, "status"),
 			"tags":      splitList(n.Attr("tags")),
 			"seg_kind":  n.Kind().String(),
 		}
-		if v := c.verdictOf(n); v != "" {
+		if v := verdictOf(c, n); v != "" {
 			need["seg_verdict"] = v
 		} else {
 			need["seg_verdict"] = nil
@@ -273,14 +276,4 @@ func splitList(v string) []string {
 		}
 	}
 	return out
-}
-
-func comparePos(a, b parser.Pos) int {
-	switch {
-	case a.Before(b):
-		return -1
-	case b.Before(a):
-		return 1
-	}
-	return 0
 }

@@ -11,34 +11,14 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/seg-trace/seg/config"
-	"github.com/seg-trace/seg/evaluate"
-	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/check"
 )
 
 // needsCheck runs the pipeline (without test results) on a tree with its
 // ubproject.toml and seg.toml.
-func needsCheck(t *testing.T, root string) *Check {
+func needsCheck(t *testing.T, root string) *check.Check {
 	t.Helper()
-	cfg, err := config.Load(root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := parser.ParseTree(root, cfg.Parser)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var diags parser.Diagnostics
-	for _, f := range files {
-		diags = append(diags, f.Diagnostics...)
-	}
-	g, gd := graph.BuildConfig(files, nil, cfg.Parser)
-	diags = append(diags, gd...)
-	res := evaluate.Evaluate(g, testAt)
-	diags = append(diags, res.Diagnostics...)
-	diags.Sort()
-	return &Check{At: testAt, Graph: g, Result: res, Diagnostics: diags}
+	return checkOfDir(t, root)
 }
 
 // The fields sphinx-needs' needs.json has, which every need seg writes

@@ -5,13 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // SARIF 2.1.0 output (docs/ci.md). The log has one run; its rules are the
-// whole code table, diagnostic codes then reason codes, in the order of
-// parser.DiagnosticCodes and parser.ReasonCodes, so a rule's index is stable
-// for a given seg version. Results are the diagnostics (rule = their code)
+// whole code table, diagnostic codes then reason codes, each group by name
+// (diag.Codes), so a rule's index is stable for a given seg version. Results are the diagnostics (rule = their code)
 // and then the unsatisfied requirements in ID order (rule = the code of
 // their first blocking reason; every blocking reason is also a related
 // location). Every result has a location in a file, as GitHub code scanning
@@ -144,29 +145,26 @@ type sarifRegion struct {
 func sarifRules() ([]sarifRule, map[string]int) {
 	var rules []sarifRule
 	index := map[string]int{}
-	add := func(ci parser.CodeInfo, level string) {
-		index[ci.Code] = len(rules)
-		uri := CodesDocURL + ci.Code
+	for _, c := range diag.Codes() {
+		level := sarifLevel(c.Severity)
+		if c.IsReason() {
+			// Blocking reasons fail the check; the others are notes that
+			// only explanations show, never results.
+			level = "note"
+			if c.Blocking {
+				level = "error"
+			}
+		}
+		index[c.Name] = len(rules)
+		uri := CodesDocURL + c.Name
 		rules = append(rules, sarifRule{
-			ID:                   ci.Code,
-			Name:                 ruleName(ci.Code),
-			ShortDescription:     sarifMessage{Text: ci.Summary},
+			ID:                   c.Name,
+			Name:                 ruleName(c.Name),
+			ShortDescription:     sarifMessage{Text: c.Summary},
 			HelpURI:              uri,
-			Help:                 sarifMessage{Text: ci.Summary + ". Documentation: " + uri},
+			Help:                 sarifMessage{Text: c.Summary + ". Documentation: " + uri},
 			DefaultConfiguration: sarifRuleConf{Level: level},
 		})
-	}
-	for _, ci := range parser.DiagnosticCodes {
-		add(ci, sarifLevel(ci.Severity))
-	}
-	for _, ci := range parser.ReasonCodes {
-		// Blocking reasons fail the check; the others are notes that only
-		// explanations show, never results.
-		level := "error"
-		if strings.HasPrefix(ci.Summary, "note:") {
-			level = "note"
-		}
-		add(ci, level)
 	}
 	return rules, index
 }
@@ -183,11 +181,11 @@ func ruleName(code string) string {
 	return b.String()
 }
 
-func sarifLevel(s parser.Severity) string {
+func sarifLevel(s diag.Severity) string {
 	switch s {
-	case parser.Error:
+	case diag.Error:
 		return "error"
-	case parser.Warning:
+	case diag.Warning:
 		return "warning"
 	}
 	return "note"
@@ -195,9 +193,9 @@ func sarifLevel(s parser.Severity) string {
 
 // WriteSARIF writes the SARIF 2.1.0 log. version is seg's version, for
 // tool.driver.version (empty leaves it out).
-func WriteSARIF(w io.Writer, c *Check, version string) error {
+func WriteSARIF(w io.Writer, c *check.Check, version string) error {
 	rules, index := sarifRules()
-	cols := newColumns(c.Source)
+	wh := whereOf(c)
 	n := c.Counts()
 	exit := 0
 	if c.Failed() {
@@ -234,29 +232,30 @@ func WriteSARIF(w io.Writer, c *Check, version string) error {
 		}
 		var related []sarifLocation
 		for _, r := range d.Related {
-			if r.Span.Start.File == "" {
+			if !r.Span.Start.IsValid() {
 				text += "\nnote: " + r.Message
 				continue
 			}
-			related = append(related, location(cols, r.Span, &sarifMessage{Text: r.Message}, len(related)+1))
+			related = append(related, location(wh, r.Span, &sarifMessage{Text: r.Message}, len(related)+1))
 		}
-		if d.Span.Start.File == "" {
+		code := d.Code.Name
+		if !d.Span.Start.IsValid() {
 			// GitHub code scanning refuses a whole log in which one result
 			// has no location, so a finding about no file is told as a
 			// notification of the run.
 			inv := &run.Invocations[0]
 			inv.Notifications = append(inv.Notifications, sarifNotification{
-				Level: sarifLevel(d.Severity), Message: sarifMessage{Text: text},
-				AssociatedRule: &sarifRuleRef{ID: d.Code, Index: ruleRef(d.Code)},
+				Level: sarifLevel(d.Severity()), Message: sarifMessage{Text: text},
+				AssociatedRule: &sarifRuleRef{ID: code, Index: ruleRef(code)},
 			})
 			continue
 		}
 		run.Results = append(run.Results, sarifResult{
-			RuleID:           d.Code,
-			RuleIndex:        ruleRef(d.Code),
-			Level:            sarifLevel(d.Severity),
+			RuleID:           code,
+			RuleIndex:        ruleRef(code),
+			Level:            sarifLevel(d.Severity()),
 			Message:          sarifMessage{Text: text},
-			Locations:        []sarifLocation{location(cols, d.Span, nil, 0)},
+			Locations:        []sarifLocation{location(wh, d.Span, nil, 0)},
 			RelatedLocations: related,
 		})
 	}
@@ -267,21 +266,21 @@ func WriteSARIF(w io.Writer, c *Check, version string) error {
 		reasons := r.Verdict.Blocking()
 		rule := unsatisfiedRule
 		if len(reasons) > 0 {
-			rule = reasons[0].Code
+			rule = reasons[0].Code.Name
 		}
 		res := sarifResult{
 			RuleID:    rule,
 			RuleIndex: ruleRef(rule),
 			Level:     "error",
-			Message:   sarifMessage{Text: unsatisfiedMessage(r)},
-			Locations: []sarifLocation{location(cols, parser.Span{Start: r.Node.Pos()}, nil, 0)},
+			Message:   sarifMessage{Text: unsatisfiedMessage(wh, r)},
+			Locations: []sarifLocation{location(wh, source.At(r.Node.Pos()), nil, 0)},
 		}
 		for _, reason := range reasons {
-			if reason.Pos.File == "" {
+			if !reason.Pos.IsValid() {
 				continue
 			}
 			msg := &sarifMessage{Text: fmt.Sprintf("%s [%s]", reason.Message, reason.Code)}
-			res.RelatedLocations = append(res.RelatedLocations, location(cols, parser.Span{Start: reason.Pos}, msg, len(res.RelatedLocations)+1))
+			res.RelatedLocations = append(res.RelatedLocations, location(wh, source.At(reason.Pos), msg, len(res.RelatedLocations)+1))
 		}
 		run.Results = append(run.Results, res)
 	}
@@ -290,17 +289,17 @@ func WriteSARIF(w io.Writer, c *Check, version string) error {
 
 // location is the physical location of a span that names a file: no
 // region when it names no line. id > 0 numbers a related location.
-func location(cols *columns, sp parser.Span, msg *sarifMessage, id int) sarifLocation {
-	start := sp.Start
-	pl := &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: fileURI(start.File), URIBaseID: SourceRoot}}
+func location(wh where, sp source.Span, msg *sarifMessage, id int) sarifLocation {
+	start, end := wh.at(sp.Start), wh.at(sp.End)
+	pl := &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: fileURI(start.Filename), URIBaseID: SourceRoot}}
 	if start.IsValid() {
 		rg := &sarifRegion{StartLine: start.Line}
-		if start.Col > 0 {
-			rg.StartColumn = cols.col(start)
+		if start.Column > 0 {
+			rg.StartColumn = wh.runeCol(sp.Start)
 		}
-		if end := sp.End; end.IsValid() && end.File == start.File && start.Col > 0 && end.Col > 0 && start.Before(end) {
+		if end.IsValid() && sp.End.SameFile(sp.Start) && start.Column > 0 && end.Column > 0 && before(start, end) {
 			rg.EndLine = end.Line
-			rg.EndColumn = cols.col(end)
+			rg.EndColumn = wh.runeCol(sp.End)
 		}
 		pl.Region = rg
 	}

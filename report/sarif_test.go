@@ -13,11 +13,14 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/cli"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
+	"github.com/seg-trace/seg/source"
 )
 
 // sarifSchema compiles the official SARIF 2.1.0 schema (a copy of
@@ -188,12 +191,15 @@ func checkLog(t *testing.T, doc *sarifDoc) {
 func seg(t *testing.T, args ...string) ([]byte, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := cli.Execute(args, nil, &out, &errb)
+	code := cli.Execute(args, &out, &errb)
 	if code == 2 {
 		t.Fatalf("seg %s: exit 2: %s", strings.Join(args, " "), errb.String())
 	}
 	return out.Bytes(), code
 }
+
+// untested are the codes no tree of the allcodes test can give.
+var untested = map[string]bool{"file-too-large": true}
 
 // Every example tree gives a valid SARIF log, the same bytes twice, and
 // the exit code of the text format.
@@ -257,14 +263,12 @@ func TestSARIFAllCodesValidate(t *testing.T) {
 			}
 		}
 	}
-	for _, ci := range parser.DiagnosticCodes {
-		if !got[ci.Code] && ci.Code != "internal-error" {
-			t.Errorf("the allcodes tree gives no %s result or notification", ci.Code)
-		}
-	}
-	for _, ci := range parser.ReasonCodes {
-		if !got[ci.Code] && !strings.HasPrefix(ci.Summary, "note:") {
-			t.Errorf("the allcodes tree gives no %s reason", ci.Code)
+	for _, c := range diag.Codes() {
+		switch {
+		case !c.IsReason() && !got[c.Name] && c.Name != "internal-error" && !untested[c.Name]:
+			t.Errorf("the allcodes tree gives no %s result or notification", c.Name)
+		case c.IsReason() && c.Blocking && !got[c.Name]:
+			t.Errorf("the allcodes tree gives no %s reason", c.Name)
 		}
 	}
 	// Odd names are percent-encoded into valid URI references.
@@ -306,31 +310,35 @@ func TestSARIFEveryCodeSynthetic(t *testing.T) {
 	src := map[string]string{
 		"r.rst": ".. sreq:: Needs evidence\n   :id: REQ-ÄÖ\n",
 	}
-	file := parser.ParseFile("r.rst", []byte(src["r.rst"]), parser.DefaultConfig())
-	g, gd := graph.Build([]*parser.File{file}, nil)
+	fset := source.NewFileSet()
+	rf := fset.Add("r.rst", len(src["r.rst"]), source.Docutils)
+	file := parser.ParseFile(rf, []byte(src["r.rst"]), parser.DefaultConfig())
+	rf.SetSource([]byte(src["r.rst"]), false)
+	xml := fset.Add("../outside/a b.xml", 0, source.Newlines)
+	g, gd := graph.Build(fset, []*parser.File{file}, nil, nil)
 	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	res := evaluate.Evaluate(g, at)
-	diags := append(parser.Diagnostics{}, gd...)
-	shapes := []parser.Span{
+	diags := append(diag.List{}, gd...)
+	lc := func(line, col int) source.Pos { return rf.Pos(int(rf.Lines()[line-1]) + col - 1) }
+	shapes := []source.Span{
 		{},
-		{Start: parser.Pos{File: "r.rst"}},
-		{Start: parser.Pos{File: "r.rst", Line: 1}},
-		{Start: parser.Pos{File: "r.rst", Line: 1, Col: 4}, End: parser.Pos{File: "r.rst", Line: 2, Col: 3}},
-		{Start: parser.Pos{File: "r.rst", Line: 2, Col: 9}, End: parser.Pos{File: "r.rst", Line: 2, Col: 15}},
-		{Start: parser.Pos{File: "../outside/a b.xml", Line: 3, Col: 1}},
+		{Start: rf.Whole()},
+		{Start: rf.Pos(int(rf.Lines()[0]))},
+		{Start: lc(1, 4), End: lc(2, 3)},
+		{Start: lc(2, 9), End: lc(2, 15)},
+		{Start: xml.Mark(3, 1)},
 	}
-	for i, ci := range append(append([]parser.CodeInfo(nil), parser.DiagnosticCodes...), parser.ReasonCodes...) {
-		sev := ci.Severity
-		if sev == 0 {
-			sev = parser.Error
+	for i, code := range diag.Codes() {
+		if code.IsReason() {
+			// A reason made a diagnostic, as no run makes: an error.
+			code = &diag.Code{Name: code.Name, Severity: diag.Error, Summary: code.Summary}
 		}
 		sp := shapes[i%len(shapes)]
-		diags = append(diags, parser.Diagnostic{Severity: sev, Code: ci.Code, Message: "synthetic " + ci.Code + " 100%\r\n: ,",
-			Detail: "detail", Span: sp, Related: []parser.Related{{Span: shapes[(i+1)%len(shapes)], Message: "related"}}})
+		diags = append(diags, diag.Diagnostic{Code: code, Message: "synthetic " + code.Name + " 100%\r\n: ,",
+			Detail: "detail", Span: sp, Related: []diag.Related{{Span: shapes[(i+1)%len(shapes)], Message: "related"}}})
 	}
-	diags.Sort()
-	c := &report.Check{At: at, Graph: g, Result: res, Diagnostics: diags,
-		Source: func(p string) []byte { return []byte(src[p]) }}
+	diags.Sort(fset)
+	c := &check.Check{At: at, Files: fset, Graph: g, Result: res, Diagnostics: diags}
 	var buf bytes.Buffer
 	if err := report.WriteSARIF(&buf, c, "1.2.3"); err != nil {
 		t.Fatal(err)
@@ -366,12 +374,17 @@ func TestSARIFEveryCodeSynthetic(t *testing.T) {
 	}
 	// Rules: the whole code table, levels from the severities.
 	rules := doc.Runs[0].Tool.Driver.Rules
-	if len(rules) != len(parser.DiagnosticCodes)+len(parser.ReasonCodes) {
-		t.Errorf("%d rules for %d codes", len(rules), len(parser.DiagnosticCodes)+len(parser.ReasonCodes))
+	codes := diag.Codes()
+	if len(rules) != len(codes) {
+		t.Errorf("%d rules for %d codes", len(rules), len(codes))
 	}
-	for i, ci := range parser.DiagnosticCodes {
-		if rules[i].ID != ci.Code || rules[i].DefaultConfiguration.Level != ci.Severity.String() {
-			t.Errorf("rule %d = %q %q, want %q %q", i, rules[i].ID, rules[i].DefaultConfiguration.Level, ci.Code, ci.Severity)
+	for i, c := range codes {
+		want := c.Severity.String()
+		if c.IsReason() {
+			want = map[bool]string{true: "error", false: "note"}[c.Blocking]
+		}
+		if i < len(rules) && (rules[i].ID != c.Name || rules[i].DefaultConfiguration.Level != want) {
+			t.Errorf("rule %d = %q %q, want %q %q", i, rules[i].ID, rules[i].DefaultConfiguration.Level, c.Name, want)
 		}
 	}
 }
@@ -388,9 +401,9 @@ func TestSARIFHelpAnchors(t *testing.T) {
 			headings[strings.TrimSpace(strings.Trim(strings.TrimSpace(h), "`"))] = true
 		}
 	}
-	for _, ci := range append(append([]parser.CodeInfo(nil), parser.DiagnosticCodes...), parser.ReasonCodes...) {
-		if !headings[ci.Code] {
-			t.Errorf("docs/codes.md has no heading %q for the rule's helpUri %s%s", "## "+ci.Code, report.CodesDocURL, ci.Code)
+	for _, c := range diag.Codes() {
+		if !headings[c.Name] {
+			t.Errorf("docs/codes.md has no heading %q for the rule's helpUri %s%s", "## "+c.Name, report.CodesDocURL, c.Name)
 		}
 	}
 }

@@ -2,24 +2,25 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // WriteText writes the compiler-style report: diagnostics with source
 // snippets, then every requirement with its verdict (unsatisfied ones with
 // their reasons), then a summary line that names the evaluation date.
-func WriteText(w io.Writer, c *Check, colored bool) error {
+func WriteText(w io.Writer, c *check.Check, colored bool) error {
 	bw := bufio.NewWriter(w)
 	st := newStyle(colored)
-	sn := newSnippets(c.Source)
+	wh := whereOf(c)
 	for _, d := range c.Diagnostics {
-		writeDiagnostic(bw, st, sn, d)
+		writeDiagnostic(bw, st, wh, d)
 	}
 	reqs := c.Requirements()
 	if len(c.Diagnostics) > 0 && len(reqs) > 0 {
@@ -35,9 +36,9 @@ func WriteText(w io.Writer, c *Check, colored bool) error {
 		if r.Verdict.Satisfied {
 			verdict += "  " // line up with "unsatisfied"
 		}
-		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(r.Node.ID()), pad, verdict, st.pos(r.Node.Pos().String()), r.Node.Title())
+		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(r.Node.ID()), pad, verdict, st.pos(wh.at(r.Node.Pos()).String()), r.Node.Title())
 		for _, reason := range r.Verdict.Blocking() {
-			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(reason.Pos.String()), reason.Message, reason.Code)
+			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.at(reason.Pos).String()), reason.Message, reason.Code)
 		}
 	}
 	n := c.Counts()
@@ -47,64 +48,37 @@ func WriteText(w io.Writer, c *Check, colored bool) error {
 	return bw.Flush()
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
+// WriteDiagnostics writes diagnostics alone, as the text report shows them.
+func WriteDiagnostics(w io.Writer, c *check.Check, ds diag.List, colored bool) error {
+	bw := bufio.NewWriter(w)
+	st := newStyle(colored)
+	for _, d := range ds {
+		writeDiagnostic(bw, st, whereOf(c), d)
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return bw.Flush()
 }
 
-func writeDiagnostic(w *bufio.Writer, st style, sn *snippets, d parser.Diagnostic) {
-	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(d.Span.Start.String()), st.severity(d.Severity.String()), d.Message, d.Code)
-	sn.write(w, st, d.Span)
+func writeDiagnostic(w *bufio.Writer, st style, wh where, d diag.Diagnostic) {
+	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.at(d.Span.Start).String()), st.severity(d.Severity().String()), d.Message, d.Code)
+	writeSnippet(w, st, wh, d.Span)
 	for _, r := range d.Related {
-		fmt.Fprintf(w, "%s: %s: %s\n", st.pos(r.Span.Start.String()), st.note("note"), r.Message)
+		fmt.Fprintf(w, "%s: %s: %s\n", st.pos(wh.at(r.Span.Start).String()), st.note("note"), r.Message)
 	}
 }
 
-// snippets reads each source file at most once and hands out its lines.
-type snippets struct {
-	source func(string) []byte
-	lines  map[string][][]byte
-}
-
-func newSnippets(source func(string) []byte) *snippets {
-	return &snippets{source: source, lines: map[string][][]byte{}}
-}
-
-func (s *snippets) line(file string, n int) ([]byte, bool) {
-	if s.source == nil || file == "" || n < 1 {
-		return nil, false
-	}
-	ls, ok := s.lines[file]
-	if !ok {
-		data := s.source(file)
-		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
-		data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
-		if data != nil {
-			ls = bytes.Split(data, []byte("\n"))
-		}
-		s.lines[file] = ls
-	}
-	if n > len(ls) {
-		return nil, false
-	}
-	return ls[n-1], true
-}
-
-// write prints the source line of a span and a caret line under it. The
-// caret line copies the tabs of the source line, so it lines up in any
+// writeSnippet prints the source line of a span and a caret line under it.
+// The caret line copies the tabs of the source line, so it lines up in any
 // terminal whatever its tab width.
-func (s *snippets) write(w *bufio.Writer, st style, sp parser.Span) {
-	line, ok := s.line(sp.Start.File, sp.Start.Line)
+func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span) {
+	line, ok := wh.line(sp.Start)
 	if !ok || !utf8.Valid(line) {
 		return
 	}
-	num := fmt.Sprint(sp.Start.Line)
+	start := wh.at(sp.Start)
+	num := fmt.Sprint(start.Line)
 	gutter := strings.Repeat(" ", len(num))
 	fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), line)
-	col := sp.Start.Col
+	col := start.Column
 	if col < 1 || col > len(line)+1 {
 		return
 	}
@@ -117,7 +91,7 @@ func (s *snippets) write(w *bufio.Writer, st style, sp parser.Span) {
 		}
 	}
 	width := 1
-	if n := sp.Len(); n > 0 && col-1+n <= len(line) {
+	if n := sp.Len(); n > 0 && col-1+n <= len(line) && wh.at(sp.End).Line == start.Line {
 		width = max(1, utf8.RuneCount(line[col-1:col-1+n]))
 	}
 	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.err(strings.Repeat("^", width)))

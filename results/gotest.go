@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // event is the part of a test2json event seg reads.
@@ -53,10 +54,10 @@ type goPackage struct {
 // Lines that are not JSON objects (compiler output of `go test -json 2>&1`)
 // are passed over; a line that starts like one and does not parse is
 // invalid-results.
-func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
+func readGoTest(sf *source.File, data []byte) ([]Case, diag.List) {
 	var (
 		cases    []Case
-		diags    parser.Diagnostics
+		diags    diag.List
 		pkgs     = map[string]*goPackage{}
 		buildErr = map[string]string{} // import path -> first compiler message
 		events   int
@@ -64,7 +65,7 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 		badLine  int
 		last     int
 	)
-	pos := func(line int) parser.Pos { return parser.Pos{File: path, Line: line, Col: 1} }
+	pos := func(line int) source.Pos { return sf.Mark(line, 1) }
 	pkgOf := func(name string) *goPackage {
 		p := pkgs[name]
 		if p == nil {
@@ -78,7 +79,7 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 	end := func(name string, p *goPackage, line int, failed bool) {
 		for test, r := range p.running {
 			if benchPassed(p.running, test, r) {
-				cases = append(cases, Case{Name: name + "." + test, Result: Passed, Pos: pos(r.line), Properties: r.props})
+				cases = append(cases, Case{Name: name + "." + test, Result: Passed, Pos: pos(r.line), Line: r.line, Properties: r.props})
 				continue
 			}
 			msg := r.panic
@@ -88,7 +89,7 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 			if msg == "" {
 				msg = "the test did not finish: its package ended while it ran"
 			}
-			cases = append(cases, Case{Name: name + "." + test, Result: Error, Pos: pos(r.line), Properties: r.props, Message: msg})
+			cases = append(cases, Case{Name: name + "." + test, Result: Error, Pos: pos(r.line), Line: r.line, Properties: r.props, Message: msg})
 		}
 		if failed && !p.ran {
 			msg := buildErr[p.failedBuild]
@@ -101,7 +102,7 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 			if msg == "" {
 				msg = "the package failed before any test ran"
 			}
-			cases = append(cases, Case{Name: name, Result: Error, Pos: pos(line), Message: msg, Covers: name})
+			cases = append(cases, Case{Name: name, Result: Error, Pos: pos(line), Line: line, Message: msg, Covers: name})
 		}
 		delete(pkgs, name)
 	}
@@ -215,7 +216,7 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 			}
 			r.props[e.Key] = append(r.props[e.Key], e.Value)
 		case "pass", "fail", "skip":
-			c := Case{Name: e.Package + "." + e.Test, Pos: pos(lineNo), Properties: r.props}
+			c := Case{Name: e.Package + "." + e.Test, Pos: pos(lineNo), Line: lineNo, Properties: r.props}
 			switch {
 			case e.Action == "pass":
 				c.Result = Passed
@@ -257,7 +258,7 @@ func readGoTest(path string, data []byte) ([]Case, parser.Diagnostics) {
 		diags = append(diags, invalid(pos(last),
 			"the stream ends while tests of %s are still running (truncated?)", strings.Join(open, ", ")))
 	}
-	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Pos.Line < cases[j].Pos.Line })
+	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Line < cases[j].Line })
 	return cases, diags
 }
 

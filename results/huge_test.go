@@ -97,7 +97,7 @@ func TestHugeFiles(t *testing.T) {
 		data []byte
 	}{{"junit", hugeJUnit(hugeCases)}, {"gotest", hugeGoTest(hugeCases)}} {
 		t.Run(tc.name, func(t *testing.T) {
-			cases, diags := ReadCases(Source{Path: "big", Data: tc.data})
+			cases, diags := ReadCases(src("big", tc.data))
 			if len(diags) != 0 || len(cases) != hugeCases {
 				t.Fatalf("%d cases, diagnostics %v", len(cases), diags)
 			}
@@ -112,7 +112,7 @@ func TestHugeFiles(t *testing.T) {
 			if tc.name != "junit" {
 				return
 			}
-			outs, unmatched, diags := Outcomes(hugeSpecs(), []Source{{Path: "big", Data: tc.data}})
+			outs, unmatched, diags := Outcomes(hugeSpecs(), []Source{src("big", tc.data)})
 			if len(outs) == 0 || len(outs)+len(unmatched) != hugeCases || diags.HasErrors() {
 				t.Errorf("%d outcomes, %d unmatched; diagnostics %v", len(outs), len(unmatched), diags)
 			}
@@ -131,7 +131,7 @@ func BenchmarkReadCases(b *testing.B) {
 			b.SetBytes(int64(len(tc.data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				cases, diags := ReadCases(Source{Path: "big", Data: tc.data})
+				cases, diags := ReadCases(src("big", tc.data))
 				if len(cases) != hugeCases || len(diags) != 0 {
 					b.Fatalf("%d cases, %v", len(cases), diags)
 				}
@@ -143,8 +143,8 @@ func BenchmarkReadCases(b *testing.B) {
 // BenchmarkOutcomes matches 100,000 cases against 200 test specifications.
 func BenchmarkOutcomes(b *testing.B) {
 	specs := hugeSpecs()
-	src := []Source{{Path: "big", Data: hugeGoTest(hugeCases)}}
+	srcs := []Source{src("big", hugeGoTest(hugeCases))}
 	for b.Loop() {
-		Outcomes(specs, src)
+		Outcomes(specs, srcs)
 	}
 }

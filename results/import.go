@@ -9,12 +9,15 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // ImportOptions tunes Import.
 type ImportOptions struct {
 	// IDPattern is the tree's ID pattern; nil means the default one.
 	IDPattern *regexp.Regexp
+	// Files resolves the outcomes' positions (their results files).
+	Files *source.FileSet
 }
 
 // Import writes outcomes (as Outcomes makes them) as `.. outcome::`
@@ -61,9 +64,10 @@ func Import(w io.Writer, outcomes []parser.Node, opts ImportOptions) error {
 				fmt.Fprintf(b, "   :%s: %s\n", name, oneLine(o.Value))
 			}
 		}
-		from := "Imported from " + literal(n.Pos.File)
-		if n.Pos.IsValid() {
-			from += ", line " + strconv.Itoa(n.Pos.Line)
+		pos := opts.Files.Position(n.Pos)
+		from := "Imported from " + literal(pos.Filename)
+		if pos.IsValid() {
+			from += ", line " + strconv.Itoa(pos.Line)
 		}
 		if msg := oneLine(n.Body); msg != "" {
 			fmt.Fprintf(b, "\n   %s::\n\n      %s\n", from, msg)

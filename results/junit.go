@@ -9,20 +9,21 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // readJUnit reads the <testcase> elements of a JUnit XML file, at any depth
 // under a <testsuites> or <testsuite> root. bom is the width of a byte order
 // mark cut from the start of data (it shifts the columns of line 1).
-func readJUnit(path string, data []byte, bom int) ([]Case, parser.Diagnostics) {
+func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.CharsetReader = charsetReader
-	pos := func(line, col int) parser.Pos {
+	pos := func(line, col int) source.Pos {
 		if line == 1 {
 			col += bom
 		}
-		return parser.Pos{File: path, Line: line, Col: col}
+		return sf.Mark(line, col)
 	}
 
 	var (
@@ -39,12 +40,12 @@ func readJUnit(path string, data []byte, bom int) ([]Case, parser.Diagnostics) {
 		tok, err := dec.Token()
 		if err == io.EOF {
 			if roots == 0 {
-				return nil, parser.Diagnostics{invalid(pos(1, 1), "no XML element in the file")}
+				return nil, diag.List{invalid(pos(1, 1), "no XML element in the file")}
 			}
 			return cases, nil
 		}
 		if err != nil {
-			return cases, parser.Diagnostics{xmlDamage(dec, err, pos, tc)}
+			return cases, diag.List{xmlDamage(dec, err, pos, tc)}
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -53,10 +54,10 @@ func readJUnit(path string, data []byte, bom int) ([]Case, parser.Diagnostics) {
 			if depth == 1 {
 				roots++
 				if roots > 1 {
-					return cases, parser.Diagnostics{invalid(pos(line, col), "a second root element <%s>", name)}
+					return cases, diag.List{invalid(pos(line, col), "a second root element <%s>", name)}
 				}
 				if name != "testsuites" && name != "testsuite" {
-					return nil, parser.Diagnostics{invalid(pos(line, col),
+					return nil, diag.List{invalid(pos(line, col),
 						"root element <%s> is not <testsuites> or <testsuite>", name)}
 				}
 				continue
@@ -64,14 +65,14 @@ func readJUnit(path string, data []byte, bom int) ([]Case, parser.Diagnostics) {
 			if tc == nil {
 				switch name {
 				case "testcase":
-					tc = &testcase{depth: depth, main: run{result: Passed, pos: pos(line, col)}}
+					tc = &testcase{depth: depth, main: run{result: Passed, pos: pos(line, col), line: line}}
 					tc.name, tc.alt = junitNames(attr(t, "classname"), attr(t, "name"))
 				case "testsuite", "testsuites":
 				default:
 					// Suite properties, output, vendor extensions: nothing
 					// in them is a case of the suite.
 					if err := dec.Skip(); err != nil {
-						return cases, parser.Diagnostics{xmlDamage(dec, err, pos, nil)}
+						return cases, diag.List{xmlDamage(dec, err, pos, nil)}
 					}
 					depth--
 				}
@@ -88,9 +89,9 @@ func readJUnit(path string, data []byte, bom int) ([]Case, parser.Diagnostics) {
 				case "skipped":
 					r = tc.set(Skipped, 1)
 				case "flakyFailure", "rerunFailure":
-					r = tc.rerun(Failed, pos(line, col))
+					r = tc.rerun(Failed, pos(line, col), line)
 				case "flakyError", "rerunError":
-					r = tc.rerun(Error, pos(line, col))
+					r = tc.rerun(Error, pos(line, col), line)
 				case "properties":
 					tc.inProperties = true
 				}
@@ -154,7 +155,7 @@ func readJUnit(path string, data []byte, bom int) ([]Case, parser.Diagnostics) {
 
 // xmlDamage describes a decoding error at the line the decoder reports;
 // cut is the test case the damage cut short, if any.
-func xmlDamage(dec *xml.Decoder, err error, pos func(line, col int) parser.Pos, cut *testcase) parser.Diagnostic {
+func xmlDamage(dec *xml.Decoder, err error, pos func(line, col int) source.Pos, cut *testcase) diag.Diagnostic {
 	line, col := dec.InputPos()
 	msg := err.Error()
 	var se *xml.SyntaxError
@@ -170,8 +171,8 @@ func xmlDamage(dec *xml.Decoder, err error, pos func(line, col int) parser.Pos, 
 	msg = strings.TrimPrefix(msg, "xml: ")
 	d := invalid(pos(line, col), "%s", msg)
 	if cut != nil {
-		d.Related = []parser.Related{{
-			Span:    parser.Span{Start: cut.main.pos},
+		d.Related = []diag.Related{{
+			Span:    source.At(cut.main.pos),
 			Message: fmt.Sprintf("test case %q is cut short here and left out", cut.name),
 		}}
 	}
@@ -181,7 +182,8 @@ func xmlDamage(dec *xml.Decoder, err error, pos func(line, col int) parser.Pos, 
 type run struct {
 	result  string
 	message string
-	pos     parser.Pos
+	pos     source.Pos
+	line    int
 }
 
 type property struct {
@@ -213,8 +215,8 @@ func (tc *testcase) set(result string, rank int) *run {
 	return &tc.main
 }
 
-func (tc *testcase) rerun(result string, pos parser.Pos) *run {
-	tc.reruns = append(tc.reruns, run{result: result, pos: pos})
+func (tc *testcase) rerun(result string, pos source.Pos, line int) *run {
+	tc.reruns = append(tc.reruns, run{result: result, pos: pos, line: line})
 	return &tc.reruns[len(tc.reruns)-1]
 }
 
@@ -231,6 +233,7 @@ func (tc *testcase) emit(cases []Case) []Case {
 			AltNames:   tc.alt,
 			Result:     r.result,
 			Pos:        r.pos,
+			Line:       r.line,
 			Properties: tc.props,
 			Message:    r.message,
 		})

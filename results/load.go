@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/diag"
 )
 
 // Load reads the results files that patterns name, each with the given
@@ -22,12 +22,12 @@ import (
 // A glob that matches no file is the warning no-results-file; a pattern
 // without wildcards that names no file, or a file that cannot be read, is
 // the error (seg could not do its job).
-func Load(root string, patterns []string, witnesses []string, config string) ([]Source, parser.Diagnostics, error) {
+func Load(root string, patterns []string, witnesses []string, config string) ([]Source, diag.List, error) {
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	var diags parser.Diagnostics
+	var diags diag.List
 	files := map[string]string{} // Path -> file name on disk
 	for _, p := range patterns {
 		full := filepath.FromSlash(p)
@@ -43,11 +43,10 @@ func Load(root string, patterns []string, witnesses []string, config string) ([]
 			return nil, nil, fmt.Errorf("results pattern %q: %w", p, err)
 		}
 		if len(matches) == 0 {
-			diags = append(diags, parser.Diagnostic{
-				Severity: parser.Warning,
-				Code:     CodeNoResultsFile,
-				Message:  fmt.Sprintf("no results file matches %q", p),
-				Detail:   "The results pattern names no file, so it adds no outcome. Run the tests first, or correct the pattern (relative to the root).",
+			diags = append(diags, diag.Diagnostic{
+				Code:    CodeNoResultsFile,
+				Message: fmt.Sprintf("no results file matches %q", p),
+				Detail:  "The results pattern names no file, so it adds no outcome. Run the tests first, or correct the pattern (relative to the root).",
 			})
 		}
 		for _, m := range matches {

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // Match reports whether a :cases: pattern matches a case name. A pattern
@@ -159,7 +160,7 @@ type Pattern struct {
 	Text string
 	Test string // the ID of the test specification
 	// Span is the entry's place in the RST source (see patternsOf).
-	Span parser.Span
+	Span source.Span
 }
 
 // Patterns lists the :cases: entries of the test specifications among
@@ -183,11 +184,9 @@ func Patterns(nodes []parser.Node) []Pattern {
 
 // patternsOf splits the :cases: option n.Options[j] like a link list and
 // places each entry. When the parser split it (Links set: every node it
-// read), its spans are used. Otherwise (a node built in memory) an entry's column is the value's plus the entry's offset
-// when the value is known to be on one line: the option after it starts on
-// the next line, or it is the node's last option (an option value that
-// continues on further lines is rare and then the option's position is
-// used for every entry).
+// read), its spans are used. Otherwise (a node built in memory, whose
+// value is on one line) an entry's place is the value's plus the entry's
+// offset.
 func patternsOf(n *parser.Node, j int) []Pattern {
 	o := &n.Options[j]
 	var out []Pattern
@@ -197,17 +196,10 @@ func patternsOf(n *parser.Node, j int) []Pattern {
 		}
 		return out
 	}
-	oneLine := true
-	if j+1 < len(n.Options) && n.Options[j+1].Pos.Line > o.ValuePos.Line+1 {
-		oneLine = false
-	}
 	for _, e := range splitList(o.Value) {
-		sp := parser.Span{Start: o.Pos}
-		if oneLine && o.ValuePos.IsValid() {
-			sp.Start = o.ValuePos
-			sp.Start.Col += e.off
-			sp.End = sp.Start
-			sp.End.Col += len(e.text)
+		sp := source.At(o.Pos)
+		if o.ValuePos.HasOffset() {
+			sp = source.Span{Start: o.ValuePos.Add(e.off), End: o.ValuePos.Add(e.off + len(e.text))}
 		}
 		out = append(out, Pattern{Text: e.text, Test: n.ID, Span: sp})
 	}

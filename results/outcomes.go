@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // Outcomes reads every source and turns each case run that names a test
@@ -34,8 +36,8 @@ import (
 // unmatched are the case runs that name no test specification. diags holds
 // the sources' invalid-results errors and, when at least one source is
 // given, a no-results warning for every :cases: pattern that matches no
-// case of any source.
-func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, unmatched []Case, diags parser.Diagnostics) {
+// case of any source, in no particular order.
+func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, unmatched []Case, diags diag.List) {
 	var pats []Pattern
 	for _, f := range files {
 		if f != nil {
@@ -64,10 +66,9 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 	if len(sources) > 0 {
 		for i, p := range pats {
 			if !m.used[i] {
-				diags = append(diags, parser.Diagnostic{
-					Severity: parser.Warning,
-					Code:     CodeNoResults,
-					Message:  fmt.Sprintf("no test case in the results matches %q", p.Text),
+				diags = append(diags, diag.Diagnostic{
+					Code:    CodeNoResults,
+					Message: fmt.Sprintf("no test case in the results matches %q", p.Text),
 					Detail: fmt.Sprintf("The :cases: pattern %q of test specification %s matches no case "+
 						"of the results files given, so it adds no outcome. Check the pattern against "+
 						"the case names: classname.name for JUnit XML (or pytest's "+
@@ -78,7 +79,6 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 			}
 		}
 	}
-	diags.Sort()
 	return outcomes, unmatched, diags
 }
 
@@ -87,7 +87,7 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 func OutcomeID(path string, n int) string { return path + "#" + strconv.Itoa(n) }
 
 func outcomeNode(src Source, c *Case, tests []string) parser.Node {
-	at := parser.Span{Start: c.Pos}
+	at := source.At(c.Pos)
 	links := func(ids []string) []parser.Link {
 		ls := make([]parser.Link, len(ids))
 		for i, id := range ids {

@@ -11,7 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // testNode builds a test specification as the parser would: options on
@@ -19,12 +21,12 @@ import (
 // 11 bytes wide for every option name here, by padding).
 func testNode(file, id string, line int, opts ...[2]string) parser.Node {
 	n := parser.Node{Kind: parser.Test, Directive: "test", ID: id, Title: id, Parent: -1,
-		Pos: parser.Pos{File: file, Line: line, Col: 1}}
+		Pos: pos(file, line, 1)}
 	for i, o := range opts {
 		l := line + 1 + i
 		n.Options = append(n.Options, parser.Option{Name: o[0], Value: o[1],
-			Pos:      parser.Pos{File: file, Line: l, Col: 4},
-			ValuePos: parser.Pos{File: file, Line: l, Col: 12}})
+			Pos:      pos(file, l, 4),
+			ValuePos: pos(file, l, 12)})
 	}
 	return n
 }
@@ -32,10 +34,9 @@ func testNode(file, id string, line int, opts ...[2]string) parser.Node {
 func specFiles() []*parser.File {
 	const f = "docs/tests.rst"
 	multi := testNode(f, "TS-MULTI", 40, [2]string{"cases", "never.one, never.two"}, [2]string{"verifies", "R-1"})
-	multi.Options[1].Pos.Line = 43 // the :cases: value went on over two more lines
 	split := testNode(f, "TS-SPLIT", 50, [2]string{"cases", "ignored"})
-	split.Options[0].Links = []parser.Link{{ID: "split.none", Span: parser.Span{
-		Start: parser.Pos{File: f, Line: 52, Col: 7}, End: parser.Pos{File: f, Line: 52, Col: 17}}}}
+	split.Options[0].Links = []parser.Link{{ID: "split.none", Span: source.Span{
+		Start: pos(f, 52, 7), End: pos(f, 52, 17)}}}
 	return []*parser.File{{
 		Path: f,
 		Nodes: []parser.Node{
@@ -59,24 +60,24 @@ func fixtureSources(t *testing.T) []Source {
 	mixed.Witnesses = []string{"IMPL-B", "IMPL-A"}
 	mixed.Config = "linux-amd64"
 	nested := readFixture(t, "nested.xml")
-	py := Source{Path: "build/pytest.xml", Data: []byte(`<testsuites><testsuite name="pytest">
+	py := src("build/pytest.xml", []byte(`<testsuites><testsuite name="pytest">
 <testcase classname="tests.test_leaf" name="test_clause_a"/>
 <testcase classname="tests.test_leaf.TestClass" name="test_m"><skipped/></testcase>
 <testcase classname="other" name="test_unrelated"/>
-</testsuite></testsuites>`)}
+</testsuite></testsuites>`))
 	again := mixed
 	again.Witnesses = nil // the same path again: passed over
 	return []Source{mixed, nested, py, again}
 }
 
-func renderOutcomes(outs []parser.Node, unmatched []Case, diags parser.Diagnostics) string {
+func renderOutcomes(outs []parser.Node, unmatched []Case, diags diag.List) string {
 	var b strings.Builder
 	for _, n := range outs {
-		fmt.Fprintf(&b, "%s %s %q @ %s\n", n.ID, n.Directive, n.Title, n.Pos)
+		fmt.Fprintf(&b, "%s %s %q @ %s\n", n.ID, n.Directive, n.Title, where(n.Pos))
 		for _, o := range n.Options {
 			fmt.Fprintf(&b, "    :%s: %s", o.Name, o.Value)
 			for _, l := range o.Links {
-				fmt.Fprintf(&b, " [%s @ %s]", l.ID, l.Span.Start)
+				fmt.Fprintf(&b, " [%s @ %s]", l.ID, where(l.Span.Start))
 			}
 			b.WriteString("\n")
 		}
@@ -94,8 +95,20 @@ func TestOutcomes(t *testing.T) {
 	golden(t, "outcomes", renderOutcomes(outs, unmatched, diags))
 
 	// One node in full, as graph code will read it.
-	at := parser.Pos{File: "results/gotest-mixed.json", Line: 22, Col: 1}
-	sp := parser.Span{Start: at}
+	var got *parser.Node
+	for i := range outs {
+		if outs[i].ID == "results/gotest-mixed.json#3" {
+			got = &outs[i]
+		}
+	}
+	if got == nil {
+		t.Fatal("no outcome results/gotest-mixed.json#3")
+	}
+	at := got.Pos
+	if where(at) != "results/gotest-mixed.json:22:1" {
+		t.Errorf("outcome at %s", where(at))
+	}
+	sp := source.At(at)
 	want := parser.Node{
 		Kind: parser.Outcome, Directive: "outcome", ID: "results/gotest-mixed.json#3",
 		Title: "example.com/old/par.TestA", Pos: at, Parent: -1,
@@ -109,35 +122,26 @@ func TestOutcomes(t *testing.T) {
 			{Name: "config", Value: "linux-amd64", Pos: at, ValuePos: at},
 		},
 	}
-	var got *parser.Node
-	for i := range outs {
-		if outs[i].ID == want.ID {
-			got = &outs[i]
-		}
-	}
-	if got == nil {
-		t.Fatalf("no outcome %s", want.ID)
-	}
-	if diff := cmp.Diff(want, *got); diff != "" {
+	if diff := cmp.Diff(want, *got, cmp.AllowUnexported(source.Pos{})); diff != "" {
 		t.Errorf("outcome (-want +got):\n%s", diff)
 	}
 	if got.IDPos() != at {
-		t.Errorf("IDPos = %s, want %s", got.IDPos(), at)
+		t.Errorf("IDPos = %s, want %s", where(got.IDPos()), where(at))
 	}
 
 	// The no-results warnings point at the pattern inside the option value.
 	var warned []string
 	for _, d := range diags {
 		if d.Code == CodeNoResults {
-			warned = append(warned, fmt.Sprintf("%s-%d", d.Span.Start, d.Span.End.Col))
+			warned = append(warned, fmt.Sprintf("%s-%d", where(d.Span.Start), tfs.Position(d.Span.End).Column))
 		}
 	}
 	wantWarned := []string{
 		"docs/tests.rst:31:12-27", // nothing.matches
 		"docs/tests.rst:31:31-40", // also*none, after " ;  "
-		"docs/tests.rst:41:4-0",   // a value over several lines: the option
-		"docs/tests.rst:41:4-0",
-		"docs/tests.rst:52:7-17", // the parser's own span
+		"docs/tests.rst:41:12-21", // never.one
+		"docs/tests.rst:41:23-32", // never.two
+		"docs/tests.rst:52:7-17",  // the parser's own span
 	}
 	if diff := cmp.Diff(wantWarned, warned); diff != "" {
 		t.Errorf("no-results warnings (-want +got):\n%s", diff)
@@ -174,10 +178,10 @@ func TestOutcomesDamagedSource(t *testing.T) {
 func TestImport(t *testing.T) {
 	outs, _, _ := Outcomes(specFiles(), fixtureSources(t))
 	var a, b bytes.Buffer
-	if err := Import(&a, outs, ImportOptions{}); err != nil {
+	if err := Import(&a, outs, ImportOptions{Files: tfs}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Import(&b, outs, ImportOptions{}); err != nil {
+	if err := Import(&b, outs, ImportOptions{Files: tfs}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -258,7 +262,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	srcs, diags, err = Load(root, []string{"nowhere/*.xml", "nowhere/**/*.xml"}, nil, "")
-	if err != nil || len(srcs) != 0 || len(diags) != 2 || diags[0].Code != CodeNoResultsFile || diags[0].Severity != parser.Warning {
+	if err != nil || len(srcs) != 0 || len(diags) != 2 || diags[0].Code != CodeNoResultsFile || diags[0].Severity() != diag.Warning {
 		t.Errorf("glob matching nothing: %v %v %v", srcs, diags, err)
 	}
 	if _, _, err := Load(root, []string{"build/missing.xml"}, nil, ""); err == nil {
@@ -271,10 +275,10 @@ func TestLoad(t *testing.T) {
 func TestImportReparses(t *testing.T) {
 	outs, _, _ := Outcomes(specFiles(), fixtureSources(t))
 	var b bytes.Buffer
-	if err := Import(&b, outs, ImportOptions{}); err != nil {
+	if err := Import(&b, outs, ImportOptions{Files: tfs}); err != nil {
 		t.Fatal(err)
 	}
-	f := parser.ParseFile("docs/outcomes/run.rst", b.Bytes(), nil)
+	f := parser.ParseFile(tfs.Add("docs/outcomes/run.rst", b.Len(), source.Docutils), b.Bytes(), nil)
 	if len(f.Diagnostics) != 0 {
 		t.Errorf("diagnostics: %v", f.Diagnostics)
 	}
@@ -308,16 +312,16 @@ func TestImportReparses(t *testing.T) {
 
 // TestParsedCases takes the :cases: patterns from RST read by the parser.
 func TestParsedCases(t *testing.T) {
-	src := ".. test:: Leaf rule\n   :id: TS-LEAF-1\n   :cases: example.com/old/par.TestA, none.here ;  tests/x.py::*\n   :verifies: R-1\n" +
+	text := ".. test:: Leaf rule\n   :id: TS-LEAF-1\n   :cases: example.com/old/par.TestA, none.here ;  tests/x.py::*\n   :verifies: R-1\n" +
 		"\n.. test:: Over two lines, last option\n   :id: TS-2\n   :verifies: R-1\n   :cases: example.com/old/par.TestA,\n      also.none (1)\n"
-	f := parser.ParseFile("docs/t.rst", []byte(src), nil)
+	f := parser.ParseFile(tfs.Add("docs/t.rst", len(text), source.Docutils), []byte(text), nil)
 	outs, _, diags := Outcomes([]*parser.File{f}, []Source{readFixture(t, "gotest-mixed.json")})
 	if len(outs) != 2 {
 		t.Errorf("%d outcomes, want the two runs of TestA (each confirming both tests)", len(outs))
 	}
 	var got []string
 	for _, d := range diags {
-		got = append(got, fmt.Sprintf("%s %s", d.Span.Start, d.Code))
+		got = append(got, fmt.Sprintf("%s %s", where(d.Span.Start), d.Code))
 	}
 	want := []string{"docs/t.rst:3:39 no-results", "docs/t.rst:3:52 no-results", "docs/t.rst:10:7 no-results"}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -13,7 +13,8 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/source"
 )
 
 // Results are one of these.
@@ -25,16 +26,16 @@ const (
 )
 
 // Diagnostic codes of this package.
-const (
+var (
 	// CodeInvalidResults is a results file seg cannot read in full:
 	// malformed or truncated XML or JSON, or a file of another format. The
 	// cases read completely before the damage are kept.
-	CodeInvalidResults = "invalid-results"
+	CodeInvalidResults = diag.NewError("invalid-results", "a test results file that cannot be read as JUnit XML or go test -json")
 	// CodeNoResults is a `:cases:` pattern that matches no case of the
 	// results files given.
-	CodeNoResults = "no-results"
+	CodeNoResults = diag.NewWarning("no-results", "a :cases: pattern that matches no case in the results given")
 	// CodeNoResultsFile is a results glob that matches no file.
-	CodeNoResultsFile = "no-results-file"
+	CodeNoResultsFile = diag.NewWarning("no-results-file", "a results glob that matches no file")
 )
 
 // PropertyTest is the JUnit property (and go test attribute, t.Attr) by
@@ -48,6 +49,9 @@ type Source struct {
 	// it names the file in positions and in outcome IDs.
 	Path string
 	Data []byte
+	// File is the file in the run's FileSet; its positions are the marks
+	// the readers make (source.File.Mark).
+	File *source.File
 	// Witnesses are the implementation IDs every outcome of the file
 	// witnesses (from --witness or the config's [[results]] table).
 	Witnesses []string
@@ -74,7 +78,9 @@ type Case struct {
 	// Pos is where the run is written: the `<testcase` start tag (or the
 	// rerun element of a flaky test), or the line of the go test event
 	// that ended the test.
-	Pos parser.Pos
+	Pos source.Pos
+	// Line is the line Pos is on, for sorting.
+	Line int
 	// Properties holds the case's JUnit properties (go test attributes),
 	// name to values in file order, raw; seg.test is split by Outcomes.
 	Properties map[string][]string
@@ -99,25 +105,25 @@ func (c *Case) Names() []string {
 // is one too). Damage is the error diagnostic invalid-results at the file
 // and line; the cases read completely before it are kept, and no case is
 // made up for what could not be read.
-func ReadCases(src Source) ([]Case, parser.Diagnostics) {
+func ReadCases(src Source) ([]Case, diag.List) {
 	data := src.Data
 	bom := 0
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		data, bom = data[3:], 3
 	}
 	var cases []Case
-	var diags parser.Diagnostics
+	var diags diag.List
 	switch sniff(data) {
 	case formatJUnit:
-		cases, diags = readJUnit(src.Path, data, bom)
+		cases, diags = readJUnit(src.File, data, bom)
 	case formatGoTest:
-		cases, diags = readGoTest(src.Path, data)
+		cases, diags = readGoTest(src.File, data)
 	default:
 		what := "neither JUnit XML nor a go test -json stream"
 		if len(bytes.TrimSpace(data)) == 0 {
 			what = "the file is empty"
 		}
-		return nil, parser.Diagnostics{invalid(parser.Pos{File: src.Path, Line: 1, Col: 1}, "%s", what)}
+		return nil, diag.List{invalid(src.File.Mark(1, 1), "%s", what)}
 	}
 	for i := range cases {
 		cases[i].N = i + 1
@@ -159,16 +165,15 @@ func sniff(data []byte) format {
 	return formatUnknown
 }
 
-func invalid(pos parser.Pos, format string, args ...any) parser.Diagnostic {
+func invalid(pos source.Pos, format string, args ...any) diag.Diagnostic {
 	msg := fmt.Sprintf(format, args...)
-	return parser.Diagnostic{
-		Severity: parser.Error,
-		Code:     CodeInvalidResults,
-		Message:  "invalid results file: " + msg,
+	return diag.Diagnostic{
+		Code:    CodeInvalidResults,
+		Message: "invalid results file: " + msg,
 		Detail: "seg could not read this results file in full. The test cases read " +
 			"completely before this point are kept; nothing after it is used, and no " +
 			"outcome is made for a case that could not be read. Re-run the tests so the " +
 			"runner writes the whole file.",
-		Span: parser.Span{Start: pos},
+		Span: source.At(pos),
 	}
 }

@@ -11,16 +11,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // render lists cases and diagnostics one per line, for golden files.
-func render(cases []Case, diags parser.Diagnostics) string {
+func render(cases []Case, diags diag.List) string {
 	var b strings.Builder
 	for _, c := range cases {
-		fmt.Fprintf(&b, "#%d %s %q @ %s\n", c.N, c.Result, c.Name, c.Pos)
+		fmt.Fprintf(&b, "#%d %s %q @ %s\n", c.N, c.Result, c.Name, where(c.Pos))
 		for _, a := range c.AltNames {
 			fmt.Fprintf(&b, "    alt %q\n", a)
 		}
@@ -40,9 +40,9 @@ func render(cases []Case, diags parser.Diagnostics) string {
 		}
 	}
 	for _, d := range diags {
-		fmt.Fprintf(&b, "%s: %s: %s [%s]\n", d.Span.Start, d.Severity, d.Message, d.Code)
+		fmt.Fprintf(&b, "%s: %s: %s [%s]\n", where(d.Span.Start), d.Severity(), d.Message, d.Code)
 		for _, r := range d.Related {
-			fmt.Fprintf(&b, "    related %s: %s\n", r.Span.Start, r.Message)
+			fmt.Fprintf(&b, "    related %s: %s\n", where(r.Span.Start), r.Message)
 		}
 	}
 	return b.String()
@@ -72,7 +72,7 @@ func readFixture(t *testing.T, name string) Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Source{Path: "results/" + name, Data: data}
+	return src("results/"+name, data)
 }
 
 // TestFixtures reads every hand-written results file and compares the
@@ -119,10 +119,10 @@ func TestDamageKeepsOnlyCompleteCases(t *testing.T) {
 			if diff := cmp.Diff(tc.names, names); diff != "" {
 				t.Errorf("cases (-want +got):\n%s", diff)
 			}
-			if len(diags) != 1 || diags[0].Code != CodeInvalidResults || diags[0].Severity != parser.Error {
+			if len(diags) != 1 || diags[0].Code != CodeInvalidResults || diags[0].Severity() != diag.Error {
 				t.Fatalf("diagnostics = %v, want one invalid-results error", diags)
 			}
-			if got := diags[0].Span.Start; got.File != "results/"+tc.file || got.Line != tc.line {
+			if got := tfs.Position(diags[0].Span.Start); got.Filename != "results/"+tc.file || got.Line != tc.line {
 				t.Errorf("diagnostic at %s, want results/%s:%d", got, tc.file, tc.line)
 			}
 		})
@@ -141,20 +141,20 @@ func TestGarbageNeverPanics(t *testing.T) {
 		if e.IsDir() {
 			continue
 		}
-		src := readFixture(t, e.Name())
-		whole, _ := ReadCases(src)
+		s := readFixture(t, e.Name())
+		whole, _ := ReadCases(s)
 		known := map[string]bool{}
 		for _, c := range whole {
-			known[c.Name+"\x00"+c.Pos.String()] = true
+			known[c.Name+"\x00"+where(c.Pos)] = true
 		}
-		for n := 0; n < len(src.Data); n++ {
-			cases, diags := ReadCases(Source{Path: src.Path, Data: src.Data[:n]})
+		for n := 0; n < len(s.Data); n++ {
+			cases, diags := ReadCases(src(s.Path, s.Data[:n]))
 			for _, c := range cases {
-				if !known[c.Name+"\x00"+c.Pos.String()] && c.Result != Error {
-					t.Fatalf("%s cut at %d: case %q %s at %s is not in the whole file", e.Name(), n, c.Name, c.Result, c.Pos)
+				if !known[c.Name+"\x00"+where(c.Pos)] && c.Result != Error {
+					t.Fatalf("%s cut at %d: case %q %s at %s is not in the whole file", e.Name(), n, c.Name, c.Result, where(c.Pos))
 				}
 			}
-			if len(cases) == 0 && len(diags) == 0 && n > 0 && strings.TrimSpace(string(src.Data[:n])) != "" &&
+			if len(cases) == 0 && len(diags) == 0 && n > 0 && strings.TrimSpace(string(s.Data[:n])) != "" &&
 				!strings.HasSuffix(e.Name(), ".json") {
 				t.Fatalf("%s cut at %d: no case and no diagnostic", e.Name(), n)
 			}
@@ -276,7 +276,7 @@ func TestGoTestBenchmarkLines(t *testing.T) {
 {"Action":"output","Package":"p","Output":"panic: x\n"}
 {"Action":"fail","Package":"p"}
 `
-	cases, diags := ReadCases(Source{Path: "b.json", Data: []byte(stream)})
+	cases, diags := ReadCases(src("b.json", []byte(stream)))
 	if len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}

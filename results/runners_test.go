@@ -130,7 +130,7 @@ func lineAt(data []byte, n int) string {
 func TestGoTestJSON(t *testing.T) {
 	dir := goModule(t)
 	data := goTestJSON(t, dir)
-	cases, diags := ReadCases(Source{Path: "build/go-test.json", Data: data})
+	cases, diags := ReadCases(src("build/go-test.json", data))
 	if len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
@@ -143,20 +143,21 @@ func TestGoTestJSON(t *testing.T) {
 		t.Errorf("cases (-want +got):\n%s", diff)
 	}
 	for i, c := range cases {
-		if c.N != i+1 || c.Pos.File != "build/go-test.json" || c.Pos.Col != 1 {
-			t.Errorf("case %q: N %d, position %s", c.Name, c.N, c.Pos)
+		p := tfs.Position(c.Pos)
+		if c.N != i+1 || p.Filename != "build/go-test.json" || p.Column != 1 {
+			t.Errorf("case %q: N %d, position %s", c.Name, c.N, p)
 		}
-		if i > 0 && c.Pos.Line <= cases[i-1].Pos.Line {
-			t.Errorf("case %q at %s is not after the case before it", c.Name, c.Pos)
+		if i > 0 && p.Line <= tfs.Position(cases[i-1].Pos).Line {
+			t.Errorf("case %q at %s is not after the case before it", c.Name, p)
 		}
-		line := lineAt(data, c.Pos.Line)
+		line := lineAt(data, p.Line)
 		want := `"Package":"` + c.Covers + `"`
 		if c.Covers == "" {
 			rest := strings.TrimPrefix(c.Name, m)
 			want = `"Test":"` + rest[strings.IndexByte(rest, '.')+1:] + `"`
 		}
 		if !strings.Contains(line, want) {
-			t.Errorf("case %q: line %d is %s, want it to hold %s", c.Name, c.Pos.Line, line, want)
+			t.Errorf("case %q: line %d is %s, want it to hold %s", c.Name, p.Line, line, want)
 		}
 		switch c.Name {
 		case m + "leaf.TestAttr":
@@ -180,7 +181,7 @@ func TestGoTestJSON(t *testing.T) {
 		testNode("docs/t.rst", "TS-CRASH", 5, [2]string{"cases", m + "crash.*"}),
 		testNode("docs/t.rst", "TS-BROKEN", 9, [2]string{"cases", m + "broken.TestX"}),
 	}}}
-	outs, unmatched, diags := Outcomes(files, []Source{{Path: "build/go-test.json", Data: data, Witnesses: []string{"IMPL"}}})
+	outs, unmatched, diags := Outcomes(files, []Source{withWitnesses(src("build/go-test.json", data), "IMPL")})
 	if len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
@@ -264,7 +265,7 @@ func TestGotestsumJUnit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("gotestsum wrote no JUnit file: %v\n%s", err, out)
 	}
-	cases, diags := ReadCases(Source{Path: "build/junit.xml", Data: data})
+	cases, diags := ReadCases(src("build/junit.xml", data))
 	if len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
@@ -284,9 +285,10 @@ func TestGotestsumJUnit(t *testing.T) {
 func checkTestcaseLines(t *testing.T, data []byte, cases []Case) {
 	t.Helper()
 	for _, c := range cases {
-		line := lineAt(data, c.Pos.Line)
-		if c.Pos.Col < 1 || c.Pos.Col > len(line) || !strings.HasPrefix(line[c.Pos.Col-1:], "<testcase") {
-			t.Errorf("case %q: %s is not at a <testcase tag: %q", c.Name, c.Pos, line)
+		p := tfs.Position(c.Pos)
+		line := lineAt(data, p.Line)
+		if p.Column < 1 || p.Column > len(line) || !strings.HasPrefix(line[p.Column-1:], "<testcase") {
+			t.Errorf("case %q: %s is not at a <testcase tag: %q", c.Name, p, line)
 		}
 	}
 }
@@ -353,7 +355,7 @@ def test_param(n):
 	if err != nil {
 		t.Fatalf("pytest wrote no JUnit file: %v\n%s", err, out)
 	}
-	cases, diags := ReadCases(Source{Path: "build/pytest.xml", Data: data})
+	cases, diags := ReadCases(src("build/pytest.xml", data))
 	if len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
@@ -380,7 +382,7 @@ def test_param(n):
 		testNode("docs/t.rst", "TS-PARAM", 9, [2]string{"cases", "tests/test_leaf.py::test_param[2]"}),
 		testNode("docs/t.rst", "TS-DOTTED", 13, [2]string{"cases", "tests.test_leaf.test_clause_a"}),
 	}}}
-	outs, _, diags := Outcomes(files, []Source{{Path: "build/pytest.xml", Data: data}})
+	outs, _, diags := Outcomes(files, []Source{src("build/pytest.xml", data)})
 	if len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
@@ -464,7 +466,7 @@ func BenchmarkParent(b *testing.B) {
 	if len(data) == 0 {
 		t.Fatal("go test -json wrote nothing")
 	}
-	cases, diags := ReadCases(Source{Path: "bench.json", Data: data})
+	cases, diags := ReadCases(src("bench.json", data))
 	if len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}

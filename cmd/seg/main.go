@@ -17,5 +17,5 @@ func main() {
 	if len(os.Args) > 1 && !strings.Contains(" version --version -version help -h --help -help ", " "+os.Args[1]+" ") {
 		hugepages.Prepare(2 << 30)
 	}
-	os.Exit(cli.Execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(cli.Execute(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -116,6 +116,12 @@ func Naive(tr *Tree, at time.Time) map[string]bool {
 	}
 	var refines, verifies, implements, confirms, excuses []edge
 	witnessed := map[string]bool{}
+	// broken: an outcome with an error on it (a link that resolves to no
+	// node of the right kind, a result outside the vocabulary) counts
+	// against every test it confirms, witnessed or not.
+	broken := map[string]bool{}
+	want := map[string]parser.Kind{"refines": parser.Requirement, "verifies": parser.Requirement,
+		"implements": parser.Requirement, "confirms": parser.Test, "witnesses": parser.Implementation, "excuses": parser.Outcome}
 	kindOf := func(id string) parser.Kind {
 		if n, ok := byID[id]; ok {
 			return n.Kind
@@ -123,8 +129,19 @@ func Naive(tr *Tree, at time.Time) map[string]bool {
 		return 0
 	}
 	for _, n := range tr.Nodes {
+		if n.Kind == parser.Outcome {
+			switch o := n.Option("result"); {
+			case o == nil:
+				broken[n.ID] = true
+			case o.Value != "passed" && o.Value != "failed" && o.Value != "skipped" && o.Value != "error":
+				broken[n.ID] = true
+			}
+		}
 		for _, o := range n.Options {
 			for _, l := range o.Links {
+				if k, ok := want[o.Name]; ok && kindOf(l.ID) != k {
+					broken[n.ID] = true
+				}
 				e := edge{n.ID, l.ID, l.State == parser.Active}
 				switch {
 				case o.Name == "refines" && kindOf(l.ID) == parser.Requirement:
@@ -168,7 +185,13 @@ func Naive(tr *Tree, at time.Time) map[string]bool {
 	testOK := func(test string) bool {
 		ran := false
 		for _, c := range confirms {
-			if c.to != test || !witnessed[c.from] {
+			if c.to != test {
+				continue
+			}
+			if broken[c.from] {
+				return false
+			}
+			if !witnessed[c.from] {
 				continue
 			}
 			switch res := result(c.from); {

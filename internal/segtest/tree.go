@@ -8,27 +8,72 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // Tree is a list of nodes under construction. Each node sits on its own
 // lines of one file, t.rst, so every position is distinct.
 type Tree struct {
 	Nodes []parser.Node
+	fset  *source.FileSet
+	sf    *source.File
+}
+
+// lineWidth is the width of every line of the made-up file t.rst: wider
+// than any column a node is given, and narrow enough for a million nodes
+// to fit in a file's offsets.
+const lineWidth = 128
+
+// file is t.rst, whose lines are lineWidth bytes each, so that any line
+// and column a node is given has a position.
+func (t *Tree) file() *source.File {
+	if t.sf == nil {
+		t.fset = source.NewFileSet()
+		t.sf = t.fset.Add("t.rst", 0, source.Docutils)
+		t.grow(16)
+	}
+	return t.sf
+}
+
+// grow makes t.rst at least n lines long.
+func (t *Tree) grow(n int) {
+	starts := t.sf.Lines()
+	if len(starts) >= n {
+		return
+	}
+	more := make([]int32, max(n, 2*len(starts)))
+	for i := range more {
+		more[i] = int32(i * lineWidth)
+	}
+	t.sf.SetLines(more)
+}
+
+// At is the position of line and column (1-based) in t.rst.
+func (t *Tree) At(line, col int) source.Pos {
+	t.file()
+	t.grow(line)
+	return t.sf.Pos((line-1)*lineWidth + col - 1)
+}
+
+// FileSet is the FileSet t.rst is in.
+func (t *Tree) FileSet() *source.FileSet {
+	t.file()
+	return t.fset
 }
 
 func (t *Tree) Add(kind parser.Kind, directive, id string, opts ...parser.Option) {
 	line := len(t.Nodes)*10 + 1
 	for i := range opts {
-		opts[i].Pos = parser.Pos{File: "t.rst", Line: line + 2 + i, Col: 4}
-		opts[i].ValuePos = parser.Pos{File: "t.rst", Line: line + 2 + i, Col: 6 + len(opts[i].Name)}
+		opts[i].Pos = t.At(line+2+i, 4)
+		opts[i].ValuePos = t.At(line+2+i, 6+len(opts[i].Name))
 		for j := range opts[i].Links {
-			opts[i].Links[j].Span.Start = parser.Pos{File: "t.rst", Line: line + 2 + i, Col: 20 + 10*j}
+			opts[i].Links[j].Span.Start = t.At(line+2+i, 20+10*j)
 		}
 	}
-	all := append([]parser.Option{{Name: "id", Value: id, Pos: parser.Pos{File: "t.rst", Line: line + 1, Col: 4},
-		ValuePos: parser.Pos{File: "t.rst", Line: line + 1, Col: 8}}}, opts...)
+	all := append([]parser.Option{{Name: "id", Value: id, Pos: t.At(line+1, 4),
+		ValuePos: t.At(line+1, 8)}}, opts...)
 	t.Nodes = append(t.Nodes, parser.Node{Kind: kind, Directive: directive, ID: id, Title: "title of " + id,
-		Pos: parser.Pos{File: "t.rst", Line: line, Col: 1}, Options: all, Parent: -1})
+		Pos: t.At(line, 1), Options: all, Parent: -1})
 }
 
 // links parses "A, B (suspect)" the way the spec describes, enough for tests.
@@ -103,7 +148,7 @@ func (t *Tree) Waiver(id, excuses, expires string) {
 }
 
 func (t *Tree) Files() []*parser.File {
-	return []*parser.File{{Path: "t.rst", Nodes: t.Nodes}}
+	return []*parser.File{{Path: "t.rst", Source: t.file(), Nodes: t.Nodes}}
 }
 
 func (t *Tree) String() string {
@@ -166,4 +211,11 @@ func (t *Tree) RSTFiles(r *rand.Rand, files int) map[string]string {
 		res[name] = b.String()
 	}
 	return res
+}
+
+// With is a tree of nodes placed in t's file (nodes taken from t, in
+// another order, say), so that graphs built from both compare equal.
+func (t *Tree) With(nodes []parser.Node) *Tree {
+	t.file()
+	return &Tree{Nodes: nodes, fset: t.fset, sf: t.sf}
 }

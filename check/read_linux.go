@@ -1,9 +1,11 @@
-package cache
+package check
 
 import (
 	"io/fs"
 	"syscall"
 	"time"
+
+	"github.com/seg-trace/seg/parser"
 )
 
 // readFile reads the regular file name into buf (grown when too small)
@@ -35,8 +37,8 @@ func readFile(name string, buf []byte) ([]byte, time.Time, error) {
 	}
 	mtime := time.Unix(st.Mtim.Unix())
 	size := int(st.Size)
-	if int64(size) != st.Size || st.Size > 1<<40 {
-		return buf, time.Time{}, &fs.PathError{Op: "read", Path: name, Err: syscall.EFBIG}
+	if st.Size > parser.MaxFileSize || int64(size) != st.Size {
+		return buf, time.Time{}, &tooLarge{st.Size}
 	}
 	// One byte more than the size, to see the end of the file in the same
 	// read.

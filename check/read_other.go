@@ -1,10 +1,12 @@
 //go:build !linux
 
-package cache
+package check
 
 import (
 	"os"
 	"time"
+
+	"github.com/seg-trace/seg/parser"
 )
 
 // readFile reads the regular file name and returns its bytes and
@@ -17,6 +19,9 @@ func readFile(name string, buf []byte) ([]byte, time.Time, error) {
 	}
 	if !st.Mode().IsRegular() {
 		return buf, time.Time{}, errNotRegular
+	}
+	if st.Size() > parser.MaxFileSize {
+		return buf, time.Time{}, &tooLarge{st.Size()}
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {

@@ -1,0 +1,70 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/seg-trace/seg/bench/gen"
+	"github.com/seg-trace/seg/parser"
+)
+
+var (
+	denseOnce  sync.Once
+	denseRoot  string
+	denseBytes int64
+	denseErr   error
+)
+
+// denseTree writes a directive-dense tree of about 20 MB in 1,000 files
+// once per test binary (bench/gen, as seggen -dense-mb 20 -files 1000).
+func denseTree(b *testing.B) (string, int64) {
+	denseOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "seg-bench-")
+		if err != nil {
+			denseErr = err
+			return
+		}
+		t, err := gen.NewDense(gen.DenseOptions{MB: 20, Files: 1000, Seed: 1})
+		if err != nil {
+			denseErr = err
+			return
+		}
+		if _, err := gen.WriteDir(t, dir, gen.WriteOptions{}); err != nil {
+			denseErr = err
+			return
+		}
+		denseRoot = dir
+		denseErr = filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+			if err == nil && fi.Mode().IsRegular() {
+				denseBytes += fi.Size()
+			}
+			return err
+		})
+	})
+	if denseErr != nil {
+		b.Fatal(denseErr)
+	}
+	return denseRoot, denseBytes
+}
+
+// BenchmarkParseTree lists, reads and parses a ~20 MB tree of 1,000 files
+// on GOMAXPROCS workers, without a cache (run with -cpu 1,2 to compare).
+func BenchmarkParseTree(b *testing.B) {
+	root, n := denseTree(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	nodes := 0
+	for b.Loop() {
+		files, _, err := ParseTree(root, parser.DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes = 0
+		for _, f := range files {
+			nodes += len(f.Nodes)
+		}
+	}
+	b.ReportMetric(float64(nodes), "nodes")
+}

@@ -1,0 +1,150 @@
+// Package check runs seg on a tree: it reads the configuration, lists,
+// reads and parses the files (through the parse cache or not), turns test
+// results into outcomes, builds the graph and evaluates it. Every command
+// that looks at a tree gets its *Check from Run, and the whole-report
+// cache (RunReport) is one wrapper around it.
+package check
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/seg-trace/seg/cache"
+	"github.com/seg-trace/seg/config"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/evaluate"
+	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/results"
+	"github.com/seg-trace/seg/source"
+)
+
+// Tree is a root folder and its configuration, before anything of it is
+// read.
+type Tree struct {
+	Root   string
+	Config *config.Config
+}
+
+// Open checks the root and reads its configuration (explicit names a
+// config file; "" means ROOT/seg.toml when there is one). Its error means
+// seg cannot do its job (exit 2).
+func Open(root, explicit string) (*Tree, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read root %q: %v", root, errors.Unwrap(err))
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("root %q is not a folder", root)
+	}
+	cfg, err := config.Load(root, explicit)
+	if err != nil {
+		return nil, fmt.Errorf("bad config: %w", err)
+	}
+	return &Tree{Root: root, Config: cfg}, nil
+}
+
+// Options are what one run reads besides the tree.
+type Options struct {
+	// At is the evaluation date (only its UTC day counts).
+	At time.Time
+	// Results are the results files named on the command line (paths or
+	// globs relative to the working folder), with the implementations
+	// their outcomes witness and the configuration they ran under. The
+	// configuration's [[results]] tables add their own.
+	Results       []string
+	Witnesses     []string
+	ResultsConfig string
+	// Cache, when not nil, is the parse cache the files are read through.
+	Cache *cache.Cache
+}
+
+// Stats is what the parse cache did in one run.
+type Stats = cache.Stats
+
+// Check is everything one run found.
+type Check struct {
+	Root   string
+	At     time.Time
+	Config *config.Config
+	// Files holds every file a position can point into.
+	Files  *source.FileSet
+	Parsed []*parser.File
+	Graph  *graph.Graph
+	Result *evaluate.Result
+	// Diagnostics are every stage's, sorted by position.
+	Diagnostics diag.List
+	// Outcomes are the outcome nodes made from test results files.
+	Outcomes []parser.Node
+	// Unmatched lists the results cases no test specification claims.
+	Unmatched []results.Case
+
+	// only, when set, narrows the requirements shown (Narrow).
+	only func(Requirement) bool
+}
+
+// Run reads, builds and evaluates the tree. Its error means seg cannot do
+// its job (an unreadable root, a results file named on the command line
+// that cannot be read).
+func (t *Tree) Run(o Options) (*Check, Stats, error) {
+	fset := source.NewFileSet()
+	files, unlisted, err := listTree(t.Root, t.Config.Parser, fset)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	p, stats := t.parser(o)
+	parsed := loadTree(files, unlisted, p, nil)
+	c, err := t.finish(o, fset, parsed)
+	return c, stats(len(files)), err
+}
+
+// parser is the Parser a run reads the tree with, and what reports its
+// figures.
+func (t *Tree) parser(o Options) (Parser, func(int) Stats) {
+	if o.Cache == nil || o.Cache.Overlaps(t.Root) {
+		return Plain{t.Config.Parser}, func(n int) Stats { return Stats{Files: n, Misses: n} }
+	}
+	cp := &cached{c: o.Cache, cfg: t.Config.Parser}
+	return cp, func(n int) Stats {
+		o.Cache.Finish()
+		return o.Cache.Stats(n)
+	}
+}
+
+// finish makes outcomes of the results files, builds the graph and
+// evaluates it.
+func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*Check, error) {
+	var diags diag.List
+	for _, f := range parsed {
+		diags = append(diags, f.Diagnostics...)
+	}
+	rs, err := t.loadResults(o, fset, parsed)
+	if err != nil {
+		return nil, err
+	}
+	diags = append(diags, rs.diags...)
+	g, gdiags := graph.Build(fset, parsed, rs.outcomes, t.Config.Parser)
+	diags = append(diags, gdiags...)
+	at := evaluate.Day(o.At)
+	res := evaluate.Evaluate(g, at)
+	diags = append(diags, res.Diagnostics...)
+	diags.Sort(fset)
+	return &Check{
+		Root: t.Root, At: at, Config: t.Config, Files: fset, Parsed: parsed,
+		Graph: g, Result: res, Diagnostics: diags,
+		Outcomes: rs.outcomes, Unmatched: rs.unmatched,
+	}, nil
+}
+
+// Counts are the figures of a summary line.
+type Counts struct {
+	Requirements, Satisfied, Unsatisfied, Errors, Warnings int
+}
+
+// Requirement pairs a requirement node with its verdict.
+type Requirement struct {
+	Node    *graph.Node
+	Verdict evaluate.Verdict
+}

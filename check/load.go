@@ -1,0 +1,176 @@
+package check
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
+)
+
+// A Parser turns one file of the tree into its nodes. The plain one calls
+// parser.ParseFile; the parse cache's (package cache) first looks the file
+// up by the hash of its bytes. The tree is listed, read and parsed by one
+// loader (loadTree) whichever Parser it is given.
+type Parser interface {
+	// Parse returns the parse of sf. sum is the SHA-256 of the file's
+	// bytes when a scan of the tree already took it, nil otherwise; read
+	// reads the bytes (into a buffer that is reused: they must not be
+	// kept). A file read fails with errNotRegular or errTooLarge, or an
+	// *fs.PathError.
+	Parse(sf *source.File, sum *[32]byte, read func() ([]byte, error)) *parser.File
+}
+
+// Plain is the Parser without a cache.
+type Plain struct{ Config *parser.Config }
+
+func (p Plain) Parse(sf *source.File, _ *[32]byte, read func() ([]byte, error)) *parser.File {
+	src, err := read()
+	if err != nil {
+		return ReadFailure(sf, err)
+	}
+	return parser.ParseFile(sf, src, p.Config)
+}
+
+var (
+	// errNotRegular is the reason for not reading a FIFO, a device or a
+	// socket: reading one could block the whole run.
+	errNotRegular = errors.New("not a regular file")
+	// errTooLarge is a file over parser.MaxFileSize, which is not read.
+	errTooLarge = errors.New("file too large")
+)
+
+// ReadFailure is the File of a tree file that could not be read.
+func ReadFailure(sf *source.File, err error) *parser.File {
+	var big *tooLarge
+	if errors.As(err, &big) {
+		return &parser.File{Path: sf.Name(), Source: sf, Diagnostics: diag.List{parser.TooLarge(sf, big.size)}}
+	}
+	return parser.Unreadable(sf, err)
+}
+
+// tooLarge is errTooLarge with the file's size.
+type tooLarge struct{ size int64 }
+
+func (e *tooLarge) Error() string { return errTooLarge.Error() }
+func (e *tooLarge) Unwrap() error { return errTooLarge }
+
+// A file of the tree, as the walk found it.
+type treeFile struct {
+	listed parser.Listed
+	sf     *source.File
+	full   string // its name on disk
+}
+
+// listTree lists the tree (parser.ListFiles) and adds every file to fset,
+// in path order, each with a reader that reads it again for snippets. The
+// folders that could not be listed come last, with their errors.
+func listTree(root string, cfg *parser.Config, fset *source.FileSet) (files []treeFile, unlisted []*parser.File, err error) {
+	list, bad, err := parser.ListFiles(root, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	files = make([]treeFile, len(list))
+	for i, l := range list {
+		full := filepath.Join(root, filepath.FromSlash(l.Path))
+		sf := fset.Add(l.Path, 0, source.Docutils)
+		sf.SetReader(func() ([]byte, error) {
+			b, _, err := readFile(full, nil)
+			return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), err
+		})
+		files[i] = treeFile{listed: l, sf: sf, full: full}
+	}
+	for _, l := range bad {
+		unlisted = append(unlisted, parser.Unreadable(fset.Add(l.Path, 0, source.Docutils), l.Err))
+	}
+	return files, unlisted, nil
+}
+
+// read reads one listed file into buf (grown as needed and returned for
+// reuse). A file the listing saw as a link is read only when it leads to
+// a regular file.
+func (t *treeFile) read(buf []byte) ([]byte, error) {
+	data, _, err := readFile(t.full, buf)
+	return data, err
+}
+
+// scanned is what a scan of the tree (RunReport) learnt of one file: the
+// hash of its bytes, or why they could not be read.
+type scanned struct {
+	sum [32]byte
+	err error
+}
+
+// loadTree reads and parses every file of the tree through p, on
+// GOMAXPROCS workers, and returns the files sorted by path, whatever the
+// order the file system lists them in. scan, when not nil, is what a scan
+// of the tree found, by index in files: a file it could not read is not
+// read again. A file or folder that cannot be read becomes an
+// unreadable-file diagnostic and the rest of the tree is still read.
+func loadTree(files []treeFile, unlisted []*parser.File, p Parser, scan []scanned) []*parser.File {
+	out := make([]*parser.File, len(files))
+	each(len(files), func(i int, buf []byte) []byte {
+		var sum *[32]byte
+		read := func() ([]byte, error) {
+			var err error
+			buf, err = files[i].read(buf)
+			return buf, err
+		}
+		if scan != nil {
+			if err := scan[i].err; err != nil {
+				out[i] = ReadFailure(files[i].sf, err)
+				return buf
+			}
+			sum = &scan[i].sum
+		}
+		out[i] = p.Parse(files[i].sf, sum, read)
+		return buf
+	})
+	out = append(out, unlisted...)
+	slices.SortStableFunc(out, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// each runs f(i, buf) for i in [0, n) on GOMAXPROCS workers; buf is the
+// worker's read buffer, which f returns for reuse: a run keeps no source,
+// and fresh memory is what costs most on a busy machine.
+func each(n int, f func(i int, buf []byte) []byte) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				buf = f(i, buf)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// ParseTree reads and parses the tree under root without a cache, into a
+// new FileSet: what `seg check` reads, for tests and tools.
+func ParseTree(root string, cfg *parser.Config) ([]*parser.File, *source.FileSet, error) {
+	if cfg == nil {
+		cfg = parser.DefaultConfig()
+	}
+	fset := source.NewFileSet()
+	files, unlisted, err := listTree(root, cfg, fset)
+	if err != nil {
+		return nil, nil, err
+	}
+	return loadTree(files, unlisted, Plain{cfg}, nil), fset, nil
+}

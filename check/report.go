@@ -1,0 +1,114 @@
+package check
+
+import (
+	"crypto/sha256"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/seg-trace/seg/cache"
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
+)
+
+// RunReport runs the check and renders its report into w, or writes the
+// report a run of the same tree with the same key parts stored, without
+// parsing anything: the idea of `go test`'s cached results
+// (docs/performance.md, "The result cache"). parts are what the report
+// depends on besides the tree, the configuration, the evaluation date and
+// the working folder, which RunReport adds (the command, the format, the
+// flags that change what is shown). render returns the exit code; a report
+// is stored only for exit codes 0 and 1, and only when no file of the tree
+// changed while the run read it.
+//
+// Without a cache, with results files to read (they are not in the key,
+// and a CI run reads new ones every time) or on a tree that holds the
+// cache, it is Run then render.
+func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Check, io.Writer) (int, error)) (int, Stats, error) {
+	if o.Cache == nil || t.ReadsResults(o) || o.Cache.Overlaps(t.Root) {
+		c, stats, err := t.Run(o)
+		if err != nil {
+			return 0, stats, err
+		}
+		code, err := render(c, w)
+		return code, stats, err
+	}
+	sc, err := t.scan()
+	if err != nil {
+		return 0, Stats{}, err
+	}
+	wd, _ := os.Getwd()
+	abs, _ := filepath.Abs(t.Root)
+	parts = append(parts,
+		"wd", wd, "root", abs,
+		"at", o.At.UTC().Format(time.DateOnly),
+		"config", t.Config.File, string(t.Config.Raw),
+		"needs", t.Config.NeedsFile, string(t.Config.NeedsRaw))
+	key := o.Cache.ResultKey(sc.tree, parts...)
+	if code, report, ok := o.Cache.LoadResult(key); ok && code <= 1 {
+		if _, err := w.Write(report); err != nil {
+			return 0, Stats{}, err
+		}
+		return code, o.Cache.Stats(0), nil
+	}
+
+	cp := &cached{c: o.Cache, cfg: t.Config.Parser}
+	parsed := loadTree(sc.files, sc.unlisted, cp, sc.sums)
+	c, err := t.finish(o, sc.fset, parsed)
+	o.Cache.Finish()
+	stats := o.Cache.Stats(len(sc.files))
+	if err != nil {
+		return 0, stats, err
+	}
+	rw := o.Cache.NewResult(key, &cp.changed)
+	defer rw.Discard()
+	code, err := render(c, io.MultiWriter(w, rw))
+	if err == nil && code >= 0 && code <= 1 {
+		rw.Commit(code)
+	}
+	return code, stats, err
+}
+
+// scan is a tree listed, read and hashed, but not parsed.
+type scan struct {
+	fset     *source.FileSet
+	files    []treeFile
+	unlisted []*parser.File
+	sums     []scanned
+	tree     []cache.TreeFile
+}
+
+// scan lists the tree and hashes every file. The sources are not kept:
+// most runs end at a stored report, and after an edit only the changed
+// files are read again. Only a cold run reads every file twice.
+func (t *Tree) scan() (*scan, error) {
+	sc := &scan{fset: source.NewFileSet()}
+	var err error
+	sc.files, sc.unlisted, err = listTree(t.Root, t.Config.Parser, sc.fset)
+	if err != nil {
+		return nil, err
+	}
+	sc.sums = make([]scanned, len(sc.files))
+	each(len(sc.files), func(i int, buf []byte) []byte {
+		buf, err := sc.files[i].read(buf)
+		if err != nil {
+			sc.sums[i].err = err
+		} else {
+			sc.sums[i].sum = sha256.Sum256(buf)
+		}
+		return buf
+	})
+	sc.tree = make([]cache.TreeFile, 0, len(sc.files)+len(sc.unlisted))
+	for i, f := range sc.files {
+		tf := cache.TreeFile{Path: f.listed.Path, Sum: sc.sums[i].sum}
+		if err := sc.sums[i].err; err != nil {
+			tf.Bad = ReadFailure(f.sf, err).Diagnostics[0].Message
+		}
+		sc.tree = append(sc.tree, tf)
+	}
+	for _, f := range sc.unlisted {
+		sc.tree = append(sc.tree, cache.TreeFile{Path: f.Path, Bad: "unlisted: " + f.Diagnostics[0].Message})
+	}
+	return sc, nil
+}

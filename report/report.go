@@ -1,0 +1,71 @@
+// Package report renders one run of seg (a *check.Check: diagnostics,
+// verdicts, the evidence behind them, the graph) in every output format.
+// Every format renders the same Check, so they cannot disagree, and none
+// decides anything: the rules are evaluate's. No renderer probes the
+// terminal: the caller says whether to color.
+package report
+
+import (
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/source"
+)
+
+// Date formats an evaluation date.
+func Date(t time.Time) string { return t.Format(time.DateOnly) }
+
+func verdictWord(ok bool) string {
+	if ok {
+		return "satisfied"
+	}
+	return "unsatisfied"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// where resolves the positions of one check and reads the lines they are
+// on, from the file set's one line table: a snippet shows the line seg
+// counted.
+type where struct{ fs *source.FileSet }
+
+func whereOf(c *check.Check) where { return where{c.Files} }
+
+func (w where) at(p source.Pos) source.Position { return w.fs.Position(p) }
+
+// line is the text of the line p is on.
+func (w where) line(p source.Pos) ([]byte, bool) {
+	f := w.fs.File(p)
+	pos := w.fs.Position(p)
+	if f == nil || !pos.IsValid() {
+		return nil, false
+	}
+	return f.LineText(pos.Line)
+}
+
+// runeCol is p's column counted in Unicode code points (1-based), as SARIF
+// and GitHub count; the byte column when the line cannot be read.
+func (w where) runeCol(p source.Pos) int {
+	pos := w.at(p)
+	if pos.Column < 1 {
+		return pos.Column
+	}
+	line, ok := w.line(p)
+	if !ok {
+		return pos.Column
+	}
+	off := pos.Column - 1
+	if off <= len(line) {
+		return utf8.RuneCount(line[:off]) + 1
+	}
+	// Past the end of the line (an exclusive end at the line's end, or a
+	// stale position): count the bytes beyond as one column each.
+	return utf8.RuneCount(line) + off - len(line) + 1
+}
