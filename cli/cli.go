@@ -44,6 +44,7 @@ usage:
   seg matrix  [ROOT]            the traceability matrix, for review
   seg graph   [ROOT]            the whole graph: nodes, edges, positions, verdicts
   seg import  [ROOT]            write outcomes read from test results as .. outcome:: directives
+  seg init    [ROOT]            write a commented seg.toml; print the pre-commit and CI snippets
   seg version                   print the version
 
 ROOT defaults to the current folder. Run 'seg COMMAND -h' for a command's flags.
@@ -71,6 +72,8 @@ func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = runMatrix(rest, stdout, stderr)
 	case "import":
 		code, err = runImport(rest, stdout, stderr)
+	case "init":
+		code, err = runInit(rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "seg %s\n", versionString())
 		return exitOK
