@@ -178,3 +178,22 @@ func TestGuessKind(t *testing.T) {
 		}
 	}
 }
+
+// The workflow seg init prints for a tree at the repository's top is
+// docs/examples/seg.yml, which githubaction/ validates against the
+// workflow schema.
+func TestInitCISnippetIsTheExample(t *testing.T) {
+	want := readFile(t, "../docs/examples/seg.yml")
+	snippet := ciSnippet(".")
+	_, body, ok := strings.Cut(snippet, "\n\n")
+	if !ok {
+		t.Fatalf("snippet without a heading:\n%s", snippet)
+	}
+	var got strings.Builder
+	for _, line := range strings.SplitAfter(body, "\n") {
+		got.WriteString(strings.TrimPrefix(line, "  "))
+	}
+	if segCommit() == "" && got.String() != want {
+		t.Errorf("seg init's workflow:\n%s\ndocs/examples/seg.yml:\n%s", got.String(), want)
+	}
+}
