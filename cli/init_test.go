@@ -11,19 +11,6 @@ import (
 	"github.com/seg-trace/seg/parser"
 )
 
-func writeTreeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // The seg.toml seg init writes loads with seg's own config loader, in
 // every kind of tree, and maps exactly the need types and link types it
 // says it guessed: names that need quoting in TOML included.
@@ -54,7 +41,7 @@ needs_extra_links = [dict(option="tests"), dict(option="refines")]
 	for name, files := range trees {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeTreeFiles(t, dir, files)
+			mxWrite(t, dir, files)
 			var stdout, stderr bytes.Buffer
 			if code := Execute([]string{"init", dir}, nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("seg init: exit %d\n%s", code, stderr.String())
@@ -113,7 +100,7 @@ func readFile(t *testing.T, path string) string {
 func TestInitNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	own := "# mine\nextra_options = [\"status\"]\n"
-	writeTreeFiles(t, dir, map[string]string{config.FileName: own})
+	mxWrite(t, dir, map[string]string{config.FileName: own})
 	var stdout, stderr bytes.Buffer
 	if code := Execute([]string{"init", dir}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("exit %d, want 2", code)
@@ -137,7 +124,7 @@ func TestInitNeverOverwrites(t *testing.T) {
 	}
 
 	dir = t.TempDir()
-	writeTreeFiles(t, dir, map[string]string{"ubproject.toml": "[needs]\nid_regex = \"(?<=x)\"\n"})
+	mxWrite(t, dir, map[string]string{"ubproject.toml": "[needs]\nid_regex = \"(?<=x)\"\n"})
 	if code := Execute([]string{"init", dir}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("bad ubproject.toml: exit %d, want 2", code)
 	}
