@@ -11,7 +11,7 @@ import (
 )
 
 // The benchmarks run on a generated tree named by SEG_BENCH_TREE (for
-// example the output of go run ./bench/seggen -n 50000 -seed 1 -out DIR)
+// example the output of go run -tags seggen ./bench/seggen -n 50000 -seed 1 -out DIR)
 // and are skipped without it.
 
 func benchTree(b *testing.B) string {

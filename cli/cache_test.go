@@ -462,7 +462,7 @@ func TestCacheConcurrentProcesses(t *testing.T) {
 }
 
 // BenchmarkCheck times seg check --format json end to end, in process, on
-// the tree SEG_BENCH_TREE names (go run ./bench/seggen -n 50000 -seed 1
+// the tree SEG_BENCH_TREE names (go run -tags seggen ./bench/seggen -n 50000 -seed 1
 // -out DIR), with the cache warm and with --no-cache. The cache is the one
 // SEG_CACHE_DIR names (by default the package's test cache): the warm
 // benchmark fills it first, so a profile of warm runs only is the second

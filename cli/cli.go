@@ -41,6 +41,7 @@ usage:
   seg matrix  [ROOT]            the traceability matrix, for review
   seg graph   [ROOT]            the whole graph: nodes, edges, positions, verdicts
   seg import  [ROOT]            write outcomes read from test results as .. outcome:: directives
+  seg init    [ROOT]            write a commented seg.toml; print the pre-commit and CI snippets
   seg version                   print the version
 
 ROOT defaults to the current folder. Run 'seg COMMAND -h' for a command's flags.
@@ -72,6 +73,11 @@ func execute(args []string, stdout, stderr io.Writer) (int, check.Stats) {
 		run = runMatrix
 	case "import":
 		run = runImport
+	case "init":
+		run = func(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
+			code, err := runInit(args, stdout, stderr)
+			return code, check.Stats{}, err
+		}
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "seg %s\n", versionString())
 		return exitOK, check.Stats{}

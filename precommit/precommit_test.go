@@ -415,10 +415,12 @@ func TestPreCommitLocalHook(t *testing.T) {
 
 // The hook exactly as a docs repository uses it: repo: a git repository of
 // seg (a temporary one made from this checkout, with its
-// .pre-commit-hooks.yaml), language: golang, so pre-commit builds seg
-// with go install. The build uses this machine's module cache with
-// GOPROXY=off, so the test needs no network; it skips when the module
-// cache lacks a dependency.
+// .pre-commit-hooks.yaml), rev: a commit, language: golang, so pre-commit
+// builds seg with go install ./... in its own GOPATH. The build is
+// offline, with the variables docs/precommit.md ("Offline") gives:
+// GOMODCACHE naming this machine's module cache and GOPROXY=off; it
+// skips when the module cache lacks a dependency. The hook's environment
+// must hold seg and nothing else (bench/seggen builds only with a tag).
 func TestPreCommitGolangHook(t *testing.T) {
 	preCommit(t)
 	if testing.Short() {
@@ -433,7 +435,9 @@ func TestPreCommitGolangHook(t *testing.T) {
 	if out, code := run(t, "..", append(os.Environ(), "GOPROXY=off"), "go", "list", "-deps", "./..."); code != 0 {
 		t.Skipf("the module cache lacks a dependency of seg (run go mod download): %s", out)
 	}
-	env := gitEnv(t, "GOMODCACHE="+modcache, "GOCACHE="+gocache, "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS=-buildvcs=false")
+	// GOCACHE (the build cache) is not under GOPATH, so pre-commit does
+	// not move it; it is given only to keep the build fast.
+	env := gitEnv(t, "GOMODCACHE="+modcache, "GOPROXY=off", "GOTOOLCHAIN=local", "GOCACHE="+gocache)
 
 	segRepo := sourceRepo(t, env)
 	rev := strings.TrimSpace(mustRun(t, segRepo, env, "git", "rev-parse", "HEAD"))
@@ -441,7 +445,40 @@ func TestPreCommitGolangHook(t *testing.T) {
 	dir := repo(t, env, config)
 
 	wantCommit(t, dir, env, "clean docs", true)
+	wantOnlySeg(t, env)
 	breakAndFix(t, dir, env)
+}
+
+// wantOnlySeg checks that pre-commit's golang environments (under
+// PRE_COMMIT_HOME) hold one command, seg: go install ./... in seg's
+// repository builds nothing else.
+func wantOnlySeg(t *testing.T, env []string) {
+	t.Helper()
+	home := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PRE_COMMIT_HOME="); ok {
+			home = v
+		}
+	}
+	bins, err := filepath.Glob(filepath.Join(home, "*", "golangenv-*", "bin"))
+	if err != nil || len(bins) != 1 {
+		t.Fatalf("want one golang hook environment under %s, found %q (%v)", home, bins, err)
+	}
+	ents, err := os.ReadDir(bins[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	want := "seg"
+	if runtime.GOOS == "windows" {
+		want += ".exe"
+	}
+	if len(names) != 1 || names[0] != want {
+		t.Errorf("the hook environment %s holds %q, want only %q", bins[0], names, want)
+	}
 }
 
 // breakAndFix adds a test with a typo in its link and its outcome: the

@@ -1,4 +1,4 @@
-package main
+package gen_test
 
 import (
 	"bytes"
@@ -11,10 +11,10 @@ import (
 	"github.com/seg-trace/seg/bench/gen"
 )
 
-func TestRun(t *testing.T) {
+func TestCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "tree")
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"-n", "300", "-seed", "4", "-defects", "-out", out}, &stdout, &stderr); code != 0 {
+	if code := gen.Command([]string{"-n", "300", "-seed", "4", "-defects", "-out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "300 requirements") {
@@ -32,10 +32,10 @@ func TestRun(t *testing.T) {
 		t.Errorf("manifest: %+v", m)
 	}
 	// Not empty now: refused, then allowed with -force.
-	if code := run([]string{"-n", "300", "-out", out}, &stdout, &stderr); code != 1 {
+	if code := gen.Command([]string{"-n", "300", "-out", out}, &stdout, &stderr); code != 1 {
 		t.Errorf("non-empty -out: exit %d", code)
 	}
-	if code := run([]string{"-q", "-force", "-dense-mb", "0.2", "-files", "7", "-out", out}, &stdout, &stderr); code != 0 {
+	if code := gen.Command([]string{"-q", "-force", "-dense-mb", "0.2", "-files", "7", "-out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("-force -dense-mb: exit %d: %s", code, stderr.String())
 	}
 	if _, err := os.Stat(filepath.Join(out, "docs")); !os.IsNotExist(err) {
@@ -47,7 +47,7 @@ func TestRun(t *testing.T) {
 	}
 }
 
-func TestRunUsage(t *testing.T) {
+func TestCommandUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{},                       // no -out
 		{"-out", "x", "extra"},   // stray argument
@@ -57,7 +57,7 @@ func TestRunUsage(t *testing.T) {
 		{"-nosuchflag"},
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != 2 {
+		if code := gen.Command(args, &stdout, &stderr); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
 	}
