@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -369,6 +370,100 @@ func TestCacheInsideTreeIsNotUsed(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "cache")); err == nil {
 		t.Fatal("the cache folder was made inside the tree")
 	}
+}
+
+// The rule holds through links: a root that is a link to a folder
+// holding the cache folder, a cache folder given through a link into the
+// tree (SEG_CACHE_DIR=link), and a link to a cache folder not made yet.
+// Neither the parse nor the report cache writes there.
+func TestCacheInsideTreeThroughLinksIsNotUsed(t *testing.T) {
+	cases := []struct {
+		name string
+		// root and cache base, given the tree's real folder and a folder
+		// outside it for links
+		paths func(t *testing.T, real, out string) (root, base string)
+	}{
+		{"root is a link", func(t *testing.T, real, out string) (string, string) {
+			root := filepath.Join(out, "root-link")
+			symlinkOrSkip(t, real, root)
+			return root, filepath.Join(real, "build", "seg-cache")
+		}},
+		{"cache folder through a link", func(t *testing.T, real, out string) (string, string) {
+			if err := os.MkdirAll(filepath.Join(real, "build"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			base := filepath.Join(out, "cache-link")
+			symlinkOrSkip(t, filepath.Join(real, "build"), base)
+			return real, base
+		}},
+		{"cache folder through a link to a folder not made yet", func(t *testing.T, real, out string) (string, string) {
+			base := filepath.Join(out, "cache-link")
+			symlinkOrSkip(t, filepath.Join(real, "later"), base)
+			return real, filepath.Join(base, "seg")
+		}},
+		{"both through links", func(t *testing.T, real, out string) (string, string) {
+			root := filepath.Join(out, "root-link")
+			symlinkOrSkip(t, real, root)
+			base := filepath.Join(out, "cache-link")
+			symlinkOrSkip(t, filepath.Join("root-link", "cache"), base)
+			return root, base
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			real := tree(t, sample())
+			root, base := tc.paths(t, real, t.TempDir())
+			want, _ := parser.ParseTree(real, nil)
+			before := listAll(t, real)
+			c := Open(base, "test", nil)
+			got, st, err := c.ParseTree(root, nil)
+			if err != nil || !cmp.Equal(want, got) {
+				t.Fatalf("parse through the cache: %v", err)
+			}
+			if st.Written != 0 || st.Hits != 0 {
+				t.Errorf("used a cache inside the tree: %+v", st)
+			}
+			if scan, err := c.Scan(root, nil); scan != nil || err != nil {
+				t.Errorf("the report cache scanned a tree holding its folder (%v)", err)
+			}
+			if after := listAll(t, real); !cmp.Equal(before, after) {
+				t.Errorf("the tree changed:\n%s", cmp.Diff(before, after))
+			}
+		})
+	}
+
+	// A cache folder beside the tree, given through a link, is used.
+	real := tree(t, sample())
+	link := filepath.Join(t.TempDir(), "cache-link")
+	symlinkOrSkip(t, t.TempDir(), link)
+	c := Open(link, "test", nil)
+	if _, st, err := c.ParseTree(real, nil); err != nil || st.Written == 0 {
+		t.Errorf("a cache outside the tree was not used: %+v %v", st, err)
+	}
+}
+
+func symlinkOrSkip(t *testing.T, to, name string) {
+	t.Helper()
+	if err := os.Symlink(to, name); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+}
+
+// listAll lists every path under dir, links not followed.
+func listAll(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestPruneKeepsTheBound(t *testing.T) {

@@ -111,6 +111,31 @@ func TestParseTreeDeterministic(t *testing.T) {
 	}
 }
 
+// A root given as a link to a folder is that folder: the same files with
+// the same paths (WalkDir alone does not follow the link it starts at, and
+// such a root read no file and passed).
+func TestListFilesLinkedRoot(t *testing.T) {
+	real := t.TempDir()
+	writeTree(t, real, map[string]string{"a.rst": node("A"), "sub/b.rst": node("B"), ".hidden/h.rst": node("H")})
+	link := filepath.Join(t.TempDir(), "root-link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	want, _, err := ListFiles(real, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{link, link + string(filepath.Separator)} {
+		got, _, err := ListFiles(root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got); d != "" || len(got) != 2 {
+			t.Errorf("ListFiles(%q) (-real +link):\n%s", root, d)
+		}
+	}
+}
+
 func TestParseTreeBadRoot(t *testing.T) {
 	if _, err := ParseTree(filepath.Join(t.TempDir(), "missing"), nil); err == nil {
 		t.Error("no error for a missing root")
