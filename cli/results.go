@@ -34,15 +34,26 @@ func loadResults(root string, cfg *config.Config, o *options, files []*parser.Fi
 		return nil
 	}
 	if len(o.results) > 0 {
-		var abs []string
+		absRoot, err := filepath.Abs(root)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("seg: %v", err)
+		}
+		var patterns []string
 		for _, p := range o.results {
 			a, err := filepath.Abs(p)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("seg: --results %s: %v", p, err)
 			}
-			abs = append(abs, a)
+			// Relative to the root, as results.Load takes them and as the
+			// diagnostics show them: the same in every checkout. Only an
+			// absolute pattern outside the root stays absolute.
+			if r, err := filepath.Rel(absRoot, a); err == nil &&
+				(!filepath.IsAbs(p) || r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))) {
+				a = filepath.ToSlash(r)
+			}
+			patterns = append(patterns, a)
 		}
-		if err := add(abs, splitList(o.witness), o.resultsConfig); err != nil {
+		if err := add(patterns, splitList(o.witness), o.resultsConfig); err != nil {
 			return nil, nil, nil, err
 		}
 	} else if o.witness != "" || o.resultsConfig != "" {
