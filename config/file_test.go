@@ -104,6 +104,7 @@ func TestConfigDanglingLink(t *testing.T) {
 		{"ubproject.toml", nil},
 		{"conf.py", nil},
 		{"docs/conf.py", map[string]string{"conf.py": "extensions = ['sphinx.ext.autodoc']\n"}},
+		{"needs/ub.toml", map[string]string{"seg.toml": "[needs]\nconfig = 'needs/ub.toml'\n"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.link, func(t *testing.T) {

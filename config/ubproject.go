@@ -103,7 +103,8 @@ func loadNeeds(root string, c *Config) error {
 	switch {
 	case sec != nil && sec.Config != nil:
 		path = filepath.Join(root, filepath.FromSlash(*sec.Config))
-		if _, err := os.Stat(path); err != nil {
+		// A link to a missing file is there, and refused as such when read.
+		if _, err := os.Lstat(path); err != nil {
 			return &Error{File: c.File, Line: lineInSection(c.Raw, "needs", "config"),
 				Msg: fmt.Sprintf("[needs] config %q: cannot read it: %v", *sec.Config, errors.Unwrap(err))}
 		}
