@@ -391,9 +391,16 @@ func (c *Cache) Stats(files int) Stats {
 
 // Overlaps reports whether the root and the cache folder contain one
 // another: the cache is never kept inside a tree, and a tree that holds
-// it is read without it.
+// it is read without it. Both are compared with their links followed, so
+// neither a root that is a link to a folder holding the cache nor a cache
+// folder given through a link into the tree escapes the rule. A path that
+// cannot be resolved counts as an overlap.
 func (c *Cache) Overlaps(root string) bool {
-	r, err := filepath.Abs(root)
+	r, err := resolve(root, 0)
+	if err != nil {
+		return true
+	}
+	d, err := resolve(c.dir, 0)
 	if err != nil {
 		return true
 	}
@@ -401,7 +408,48 @@ func (c *Cache) Overlaps(root string) bool {
 		rel, err := filepath.Rel(b, a)
 		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 	}
-	return within(c.dir, r) || within(r, c.dir)
+	return within(d, r) || within(r, d)
+}
+
+// resolve is the absolute form of p with every link followed. The cache
+// folder need not exist yet (it is made by the first entry written): the
+// part of p that does not exist is kept as written, after its longest
+// existing folder resolved, and a link to a missing folder is followed to
+// where that folder would be made.
+func resolve(p string, links int) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for {
+		r, err := filepath.EvalSymlinks(abs)
+		if err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if to, lerr := os.Readlink(abs); lerr == nil {
+			if links++; links > 255 {
+				return "", errors.New("too many links")
+			}
+			if !filepath.IsAbs(to) {
+				dir, err := resolve(filepath.Dir(abs), links)
+				if err != nil {
+					return "", err
+				}
+				to = filepath.Join(dir, to)
+			}
+			return resolve(filepath.Join(to, rest), links)
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return filepath.Join(abs, rest), nil
+		}
+		rest = filepath.Join(filepath.Base(abs), rest)
+		abs = parent
+	}
 }
 
 // maybePrune prunes when no run did in the last pruneEvery, or when this

@@ -332,6 +332,71 @@ func TestEntryFraming(t *testing.T) {
 	}
 }
 
+// The cache is never kept in a tree, links or no links: a root that is a
+// link to a folder holding the cache folder, a cache folder given through
+// a link into the tree (SEG_CACHE_DIR=link), a link to a cache folder not
+// made yet. A cache folder beside the tree, given through a link, is
+// used.
+func TestOverlapsThroughLinks(t *testing.T) {
+	cases := []struct {
+		name string
+		// root and cache base, given the tree's real folder and a folder
+		// outside it for links
+		paths func(t *testing.T, real, out string) (root, base string)
+		want  bool
+	}{
+		{"the cache in the tree", func(t *testing.T, real, out string) (string, string) {
+			return real, filepath.Join(real, "cache")
+		}, true},
+		{"root is a link", func(t *testing.T, real, out string) (string, string) {
+			root := filepath.Join(out, "root-link")
+			symlinkOrSkip(t, real, root)
+			return root, filepath.Join(real, "build", "seg-cache")
+		}, true},
+		{"cache folder through a link", func(t *testing.T, real, out string) (string, string) {
+			if err := os.MkdirAll(filepath.Join(real, "build"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			base := filepath.Join(out, "cache-link")
+			symlinkOrSkip(t, filepath.Join(real, "build"), base)
+			return real, base
+		}, true},
+		{"cache folder through a link to a folder not made yet", func(t *testing.T, real, out string) (string, string) {
+			base := filepath.Join(out, "cache-link")
+			symlinkOrSkip(t, filepath.Join(real, "later"), base)
+			return real, filepath.Join(base, "seg")
+		}, true},
+		{"both through links", func(t *testing.T, real, out string) (string, string) {
+			root := filepath.Join(out, "root-link")
+			symlinkOrSkip(t, real, root)
+			base := filepath.Join(out, "cache-link")
+			symlinkOrSkip(t, filepath.Join("root-link", "cache"), base)
+			return root, base
+		}, true},
+		{"beside the tree, through a link", func(t *testing.T, real, out string) (string, string) {
+			link := filepath.Join(out, "cache-link")
+			symlinkOrSkip(t, t.TempDir(), link)
+			return real, link
+		}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			real := tree(t, sample())
+			root, base := tc.paths(t, real, t.TempDir())
+			if got := Open(base, "test", nil).Overlaps(root); got != tc.want {
+				t.Errorf("Overlaps = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func symlinkOrSkip(t *testing.T, to, name string) {
+	t.Helper()
+	if err := os.Symlink(to, name); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+}
+
 func TestPruneKeepsTheBound(t *testing.T) {
 	c, _ := newCache(t)
 	payload := bytes.Repeat([]byte("x"), 1000)

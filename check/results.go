@@ -41,15 +41,26 @@ func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File
 		return nil
 	}
 	if len(o.Results) > 0 {
-		var abs []string
+		absRoot, err := filepath.Abs(t.Root)
+		if err != nil {
+			return out, err
+		}
+		var patterns []string
 		for _, p := range o.Results {
 			a, err := filepath.Abs(p)
 			if err != nil {
 				return out, fmt.Errorf("--results %s: %v", p, err)
 			}
-			abs = append(abs, a)
+			// Relative to the root, as results.Load takes them and as the
+			// diagnostics show them: the same in every checkout. Only an
+			// absolute pattern outside the root stays absolute.
+			if r, err := filepath.Rel(absRoot, a); err == nil &&
+				(!filepath.IsAbs(p) || r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))) {
+				a = filepath.ToSlash(r)
+			}
+			patterns = append(patterns, a)
 		}
-		if err := add(abs, o.Witnesses, o.ResultsConfig); err != nil {
+		if err := add(patterns, o.Witnesses, o.ResultsConfig); err != nil {
 			return out, err
 		}
 	}

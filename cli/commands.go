@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
 )
 
@@ -38,12 +41,15 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
+	only := append(append([]string(nil), o.only...), files...)
+	if err := checkNames(root, t.Config.Parser, only); err != nil {
+		return 0, check.Stats{}, err
+	}
 	w, colored, done, discard, err := output(o, stdout)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
 	defer discard()
-	only := append(append([]string(nil), o.only...), files...)
 	render := func(c *check.Check, w io.Writer) (int, error) {
 		if len(only) > 0 && o.blame != "all" {
 			c = c.Narrow(blamed(root, only))
@@ -68,12 +74,57 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 // every argument is a file. That is how pre-commit calls a hook whose entry
 // is plain `seg check`.
 func checkArgs(args []string) (string, []string) {
-	if len(args) > 0 {
-		if info, err := os.Stat(args[0]); err == nil && !info.IsDir() && strings.HasSuffix(args[0], ".rst") {
+	if len(args) > 0 && strings.HasSuffix(args[0], ".rst") {
+		// A missing .rst is a file name too, refused as such by
+		// checkNames, not a root that cannot be read.
+		if info, err := os.Stat(args[0]); err != nil || !info.IsDir() {
 			return ".", args
 		}
 	}
 	return rootArg(args)
+}
+
+// checkNames refuses (exit 2) a file named on check's command line (or by
+// --only) that is not one of the files seg reads under the root: a name
+// that does not exist, a folder, a file outside the root, a file that is
+// not .rst, or one the walk skips. Such a name would narrow the report to
+// nothing and pass (docs/precommit.md, "Names that match no file").
+func checkNames(root string, cfg *parser.Config, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	listed, _, err := parser.ListFiles(root, cfg)
+	if err != nil {
+		return nil // the run reports a root it cannot read
+	}
+	read := make(map[string]bool, len(listed))
+	for _, l := range listed {
+		read[l.Path] = true
+	}
+	for _, n := range names {
+		rel, inside := underRoot(root, n)
+		if inside && read[rel] {
+			continue
+		}
+		st, err := os.Stat(n)
+		switch {
+		case err != nil:
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return usagef("seg check: %s: %v", n, err)
+		case st.IsDir():
+			return usagef("seg check: %s is a folder: name the files to narrow to (the root is %s)", n, root)
+		case !inside:
+			return usagef("seg check: %s is not under the root %s", n, root)
+		case !strings.HasSuffix(n, ".rst"):
+			return usagef("seg check: %s is not a file seg reads (only .rst files are)", n)
+		default:
+			return usagef("seg check: %s is not a file seg reads: it is skipped under the root %s (a hidden name, a _build, node_modules or vendor folder, a linked folder, or an exclude glob of the config)", n, root)
+		}
+	}
+	return nil
 }
 
 // emit writes one report through --output and color handling.
@@ -106,14 +157,38 @@ func blamed(root string, names []string) map[string]bool {
 // working folder, as pre-commit passes them) into a root-relative slash
 // path.
 func relToRoot(root, name string) string {
-	absRoot, err1 := filepath.Abs(root)
-	absName, err2 := filepath.Abs(name)
-	if err1 == nil && err2 == nil {
-		if rel, err := filepath.Rel(absRoot, absName); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
+	if rel, ok := underRoot(root, name); ok {
+		return rel
 	}
 	return filepath.ToSlash(filepath.Clean(name))
+}
+
+// underRoot returns name's slash path relative to root, and whether it is
+// under root: as written, or else with the links of the root and of the
+// name's folder followed (a root given through a link, an absolute name
+// through the real folders).
+func underRoot(root, name string) (string, bool) {
+	rel := func(root, name string) (string, bool) {
+		absRoot, err1 := filepath.Abs(root)
+		absName, err2 := filepath.Abs(name)
+		if err1 != nil || err2 != nil {
+			return "", false
+		}
+		r, err := filepath.Rel(absRoot, absName)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return "", false
+		}
+		return filepath.ToSlash(r), true
+	}
+	if r, ok := rel(root, name); ok {
+		return r, true
+	}
+	realRoot, err1 := filepath.EvalSymlinks(root)
+	realDir, err2 := filepath.EvalSymlinks(filepath.Dir(name))
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	return rel(realRoot, filepath.Join(realDir, filepath.Base(name)))
 }
 
 func runExplain(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {

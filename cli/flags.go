@@ -90,7 +90,11 @@ func parseFlags(cmd string, args []string, defFormat string, stderr io.Writer) (
 	default:
 		return nil, usagef("seg %s: --color must be auto, always or never, not %q", cmd, o.color)
 	}
-	if o.at != "" {
+	// --at "" is a bad date like any other, not today: a script whose
+	// date variable came out empty must not be evaluated at another date.
+	atGiven := false
+	fs.Visit(func(f *flag.Flag) { atGiven = atGiven || f.Name == "at" })
+	if atGiven {
 		if _, err := time.Parse(time.DateOnly, o.at); err != nil {
 			return nil, usagef("seg %s: --at must be a date YYYY-MM-DD, not %q", cmd, o.at)
 		}

@@ -5,7 +5,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -79,7 +78,7 @@ func Load(root, explicit string) (*Config, error) {
 	path := explicit
 	if path == "" {
 		path = filepath.Join(root, FileName)
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if !present(path) {
 			c := &Config{Parser: parser.DefaultConfig()}
 			if err := loadNeeds(root, c); err != nil {
 				return nil, err
@@ -87,9 +86,9 @@ func Load(root, explicit string) (*Config, error) {
 			return c, nil
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read config: %v", errors.Unwrap(err))}
+		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read config: %v", err)}
 	}
 	c, err := Parse(path, data)
 	if err != nil {

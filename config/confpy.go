@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,14 +16,25 @@ var confPyPlaces = []string{"conf.py", "docs/conf.py", "doc/conf.py", "docs/sour
 // needsExtensions are the names under which a conf.py loads sphinx-needs.
 var needsExtensions = []string{"sphinx_needs", "sphinxcontrib.needs"}
 
-func findConfPy(root string) string {
+// findConfPy returns the first conf.py of confPyPlaces that loads
+// sphinx-needs, and what it says; "" when none does. A conf.py that
+// cannot be read (a FIFO, a link to a missing file) is an error: seg
+// cannot tell whether it is the project's.
+func findConfPy(root string) (string, *confPyNeeds, error) {
 	for _, p := range confPyPlaces {
 		full := filepath.Join(root, filepath.FromSlash(p))
-		if st, err := os.Stat(full); err == nil && st.Mode().IsRegular() {
-			return full
+		if !present(full) {
+			continue
+		}
+		if st, err := os.Stat(full); err == nil && st.IsDir() {
+			continue
+		}
+		cp, err := readConfPyNeeds(full)
+		if err != nil || cp != nil {
+			return full, cp, err
 		}
 	}
-	return ""
+	return "", nil, nil
 }
 
 // confPyNeeds is what a conf.py says of sphinx-needs.
@@ -42,9 +52,9 @@ type confPyNeeds struct {
 // or returns nil when it does not load sphinx-needs. A setting seg needs
 // and cannot know without running Python is an error naming its line.
 func readConfPyNeeds(path string) (*confPyNeeds, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read: %v", errors.Unwrap(err))}
+		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}
 	vars := readConfPy(string(data))
 	if !loadsNeeds(vars, string(data)) {

@@ -99,19 +99,24 @@ func loadNeeds(root string, c *Config) error {
 		return nil
 	}
 	path := ""
+	var found *confPyNeeds // the conf.py found, read
 	switch {
 	case sec != nil && sec.Config != nil:
 		path = filepath.Join(root, filepath.FromSlash(*sec.Config))
-		if _, err := os.Stat(path); err != nil {
+		// A link to a missing file is there, and refused as such when read.
+		if _, err := os.Lstat(path); err != nil {
 			return &Error{File: c.File, Line: lineInSection(c.Raw, "needs", "config"),
 				Msg: fmt.Sprintf("[needs] config %q: cannot read it: %v", *sec.Config, errors.Unwrap(err))}
 		}
 	default:
 		p := filepath.Join(root, UBProjectFile)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		if st, err := os.Stat(p); present(p) && (err != nil || !st.IsDir()) {
 			path = p
 		} else {
-			path = findConfPy(root)
+			var err error
+			if path, found, err = findConfPy(root); err != nil {
+				return err
+			}
 		}
 	}
 	n := parser.NewNeeds()
@@ -124,7 +129,10 @@ func loadNeeds(root string, c *Config) error {
 	srcdir, readTOML := "", path != ""
 	if strings.HasSuffix(path, ".py") {
 		readTOML = false
-		cp, err := readConfPyNeeds(path)
+		cp, err := found, error(nil)
+		if cp == nil {
+			cp, err = readConfPyNeeds(path)
+		}
 		switch {
 		case err != nil:
 			return err
@@ -143,9 +151,9 @@ func loadNeeds(root string, c *Config) error {
 	}
 	if readTOML {
 		var err error
-		data, err = os.ReadFile(path)
+		data, err = readFile(path)
 		if err != nil {
-			return &Error{File: path, Msg: fmt.Sprintf("cannot read: %v", errors.Unwrap(err))}
+			return &Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
 		}
 		md, err = toml.Decode(string(data), &ub)
 		if err != nil {

@@ -44,7 +44,14 @@ func ListFiles(root string, cfg *Config) (files []Listed, unlisted []Listed, err
 	if !st.IsDir() {
 		return nil, nil, fmt.Errorf("%s: not a folder", root)
 	}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	walkRoot := root
+	if lst, err := os.Lstat(root); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		// WalkDir does not follow a link it starts at: a root given as a
+		// link to a folder would list nothing, and pass. "link/." is the
+		// folder; the paths below it are the same.
+		walkRoot = root + string(filepath.Separator) + "."
+	}
+	err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 		rel, rerr := filepath.Rel(root, p)
 		if rerr != nil {
 			return rerr

@@ -1,6 +1,49 @@
 package parser
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func node(id string) string { return ".. sreq:: x\n   :id: " + id + "\n" }
+
+func TestListFilesLinkedRoot(t *testing.T) {
+	real := t.TempDir()
+	writeTree(t, real, map[string]string{"a.rst": node("A"), "sub/b.rst": node("B"), ".hidden/h.rst": node("H")})
+	link := filepath.Join(t.TempDir(), "root-link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	want, _, err := ListFiles(real, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{link, link + string(filepath.Separator)} {
+		got, _, err := ListFiles(root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got); d != "" || len(got) != 2 {
+			t.Errorf("ListFiles(%q) (-real +link):\n%s", root, d)
+		}
+	}
+}
 
 func TestMatchGlob(t *testing.T) {
 	tests := []struct {

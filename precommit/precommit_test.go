@@ -249,6 +249,31 @@ func TestBlameRule(t *testing.T) {
 			t.Errorf("touched file: exit %d, want 1 with the diagnostic\n%s", code, out)
 		}
 	})
+	// A name that matches no file seg reads is refused, not a pass with
+	// nothing shown: a typo, a file outside the root, one that is not
+	// .rst, one the config excludes.
+	t.Run("names that match no file", func(t *testing.T) {
+		dir := t.TempDir()
+		writeTree(t, dir, cleanTree)
+		writeFile(t, dir, "docs/legacy.rst", legacy)
+		writeFile(t, dir, "README.md", "# readme\n")
+		writeFile(t, dir, "docs/drafts/d.rst", ".. sreq:: Draft\n   :id: DRAFT-1\n")
+		writeFile(t, dir, "docs/seg.toml", "exclude = [\"drafts/**\"]\n")
+		for _, args := range [][]string{
+			{".", "docs/typo.rst"},
+			{"docs/typo.rst"},
+			{"--only", "docs/typo.rst", "."},
+			{".", "README.md"},
+			{"docs", "README.md"},
+			{"docs", "docs/drafts/d.rst"},
+		} {
+			args := append([]string{"check", "--color", "never"}, args...)
+			out, code := run(t, dir, os.Environ(), seg, args...)
+			if code != 2 || !strings.Contains(out, "seg check: ") {
+				t.Errorf("seg %s: exit %d, want 2 with a message\n%s", strings.Join(args, " "), code, out)
+			}
+		}
+	})
 	t.Run("bad --blame", func(t *testing.T) {
 		dir := t.TempDir()
 		writeTree(t, dir, cleanTree)
@@ -405,6 +430,26 @@ func TestPreCommitLocalHook(t *testing.T) {
 	mustRun(t, dir, env, "git", "commit", "-q", "-n", "-m", "legacy test, past the hook")
 	writeFile(t, dir, "docs/notes.rst", cleanTree["docs/notes.rst"]+"\nMore prose.\n")
 	wantCommit(t, dir, env, "unrelated prose", true)
+
+	// A commit that only deletes files: pre-commit passes no name for a
+	// deleted file (git diff --diff-filter without D, then only names
+	// that exist), so the hook has nothing to check and is skipped.
+	writeFile(t, dir, "docs/old-notes.rst", "Old notes\n=========\n")
+	mustRun(t, dir, env, "git", "add", "-A")
+	mustRun(t, dir, env, "git", "commit", "-q", "-n", "-m", "old notes, past the hook")
+	if err := os.Remove(filepath.Join(dir, "docs", "old-notes.rst")); err != nil {
+		t.Fatal(err)
+	}
+	wantCommit(t, dir, env, "delete the old notes", true, "no files to check")
+	// One file deleted, another changed: only the changed one is named.
+	writeFile(t, dir, "docs/old-notes.rst", "Old notes\n=========\n")
+	mustRun(t, dir, env, "git", "add", "-A")
+	mustRun(t, dir, env, "git", "commit", "-q", "-n", "-m", "old notes again, past the hook")
+	if err := os.Remove(filepath.Join(dir, "docs", "old-notes.rst")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "docs/notes.rst", cleanTree["docs/notes.rst"]+"\nOther prose.\n")
+	wantCommit(t, dir, env, "delete the old notes, edit the notes", true, "Passed")
 
 	// The same kind of change with --blame all is refused for the old
 	// problem.

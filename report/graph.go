@@ -186,11 +186,11 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 		case "waiver":
 			open, close = "{{", "}}"
 		}
-		label := n.ID()
+		label := mermaidText(n.ID())
 		if v := verdictOf(c, n); v != "" {
 			label += "<br/>" + v
 		}
-		fmt.Fprintf(bw, "  %s%s\"%s\"%s\n", ids[n.ID()], open, mermaidText(label), close)
+		fmt.Fprintf(bw, "  %s%s\"%s\"%s\n", ids[n.ID()], open, label, close)
 	}
 	for _, e := range sortedEdges(c.Graph) {
 		arrow := "-->"
@@ -209,6 +209,16 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 	return bw.Flush()
 }
 
-func mermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;").Replace(s)
-}
+// mermaidText makes s safe inside a quoted Mermaid label or between the
+// pipes of an edge label, and shown as written. Nodes are named n0, n1, ...
+// so an ID is only ever label text. Mermaid turns "#code;" into the HTML
+// entity "&code;" and renders labels as HTML, so every character that is
+// markup there (< > & "), that ends a label (" |), that starts a markdown
+// label (`), or that starts an entity (#) is written as a numeric entity
+// code. So is ":": Mermaid drops the last ";" of a line that holds
+// "style", then ":" and "#" (meant for style statements), which would
+// break an entity in an ID such as "tests/test_style.py::case#2".
+var mermaidText = strings.NewReplacer(
+	"#", "#35;", `"`, "#quot;", "&", "#38;", "<", "#60;", ">", "#62;",
+	"`", "#96;", "|", "#124;", ":", "#58;",
+).Replace

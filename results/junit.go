@@ -30,6 +30,7 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 		cases   []Case
 		depth   int // of the element being read
 		roots   int
+		root    string    // the root element's name
 		tc      *testcase // the <testcase> being read, nil outside one
 		capture *run      // the run whose message is taken from text
 		capDep  int
@@ -60,6 +61,7 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 					return nil, diag.List{invalid(pos(line, col),
 						"root element <%s> is not <testsuites> or <testsuite>", name)}
 				}
+				root = name
 				continue
 			}
 			if tc == nil {
@@ -139,7 +141,20 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 				capture = nil
 			}
 			depth--
+		case xml.Directive:
+			// After the root only white space, comments and processing
+			// instructions may follow (XML's Misc): anything else is a
+			// file that does not end where the runner meant it to.
+			if depth == 0 && roots > 0 {
+				return cases, diag.List{invalid(pos(line, col), "a <!%s> declaration after the end of the root element <%s>", firstWord(t), root)}
+			}
 		case xml.CharData:
+			if depth == 0 && roots > 0 {
+				if l, c, ok := afterSpace(t, line, col); ok {
+					return cases, diag.List{invalid(pos(l, c), "text after the end of the root element <%s>", root)}
+				}
+				continue
+			}
 			if prop != nil && !prop.hasValue {
 				prop.text.Write(t)
 			}
@@ -151,6 +166,28 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 			}
 		}
 	}
+}
+
+// afterSpace returns where the first character of text that is not XML
+// white space is, text starting at line and col; ok is false when there is
+// none.
+func afterSpace(text []byte, line, col int) (int, int, bool) {
+	for _, b := range text {
+		switch b {
+		case '\n':
+			line, col = line+1, 1
+		case ' ', '\t', '\r':
+			col++
+		default:
+			return line, col, true
+		}
+	}
+	return 0, 0, false
+}
+
+func firstWord(d xml.Directive) string {
+	w, _, _ := strings.Cut(strings.TrimSpace(string(d)), " ")
+	return w
 }
 
 // xmlDamage describes a decoding error at the line the decoder reports;

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -62,7 +63,11 @@ func Load(root string, patterns []string, witnesses []string, config string) ([]
 	for _, p := range paths {
 		data, err := os.ReadFile(files[p])
 		if err != nil {
-			return nil, diags, fmt.Errorf("results file: %w", err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path as the user knows it, not absolute
+			}
+			return nil, diags, fmt.Errorf("results file %s: %w", p, err)
 		}
 		sources = append(sources, Source{Path: p, Data: data, Witnesses: witnesses, Config: config})
 	}

@@ -106,6 +106,11 @@ func (c *Case) Names() []string {
 // and line; the cases read completely before it are kept, and no case is
 // made up for what could not be read.
 func ReadCases(src Source) ([]Case, diag.List) {
+	if src.File == nil {
+		// A source read on its own: its positions are in a file set of
+		// their own.
+		src.File = source.NewFileSet().Add(src.Path, len(src.Data), source.Newlines)
+	}
 	data := src.Data
 	bom := 0
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {

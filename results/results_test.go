@@ -81,7 +81,7 @@ func TestFixtures(t *testing.T) {
 	for _, name := range []string{
 		"surefire-flaky.xml", "ctest.xml", "jest-junit.xml", "nested.xml",
 		"latin1.xml", "bom.xml",
-		"truncated.xml", "malformed.xml", "not-junit.xml", "plain.txt", "blank.txt",
+		"truncated.xml", "trailing.xml", "malformed.xml", "not-junit.xml", "plain.txt", "blank.txt",
 		"gotest-mixed.json", "gotest-truncated.json", "gotest-cut.json",
 		"gotest-badline.json", "not-gotest.json",
 	} {
@@ -103,6 +103,7 @@ func TestDamageKeepsOnlyCompleteCases(t *testing.T) {
 	}{
 		{"truncated.xml", []string{"t.complete", "t.also_complete"}, 8},
 		{"malformed.xml", []string{"m.before"}, 3},
+		{"trailing.xml", []string{"t.before", "t.also_before"}, 11},
 		{"gotest-truncated.json", []string{"example.com/t.TestDone"}, 6},
 		{"gotest-cut.json", []string{"example.com/t.TestDone"}, 5},
 		{"not-junit.xml", nil, 1},
@@ -126,6 +127,48 @@ func TestDamageKeepsOnlyCompleteCases(t *testing.T) {
 				t.Errorf("diagnostic at %s, want results/%s:%d", got, tc.file, tc.line)
 			}
 		})
+	}
+}
+
+// After the root element's end tag only white space, comments and
+// processing instructions may come: anything else is invalid-results at
+// its first character, and the cases read before still count.
+func TestJUnitAfterRoot(t *testing.T) {
+	const doc = "<testsuite name=\"s\">\n  <testcase classname=\"s\" name=\"a\"/>\n</testsuite>"
+	for _, tc := range []struct {
+		after     string
+		line, col int // of the error; 0 for none
+		msg       string
+	}{
+		{"\n", 0, 0, ""},
+		{"\n\n  \t\n", 0, 0, ""},
+		{"<!-- done -->\n<?pi x?>\n", 0, 0, ""},
+		{"x", 3, 13, "text after the end of the root element <testsuite>"},
+		{"\n  \n   trailing", 5, 4, "text after the end of the root element <testsuite>"},
+		{"<!-- c -->junk", 3, 23, "text after the end of the root element <testsuite>"},
+		{"\n<![CDATA[hidden]]>", 4, 1, "text after the end of the root element <testsuite>"},
+		{"\n<!DOCTYPE testsuite>", 4, 1, "a <!DOCTYPE> declaration after the end of the root element <testsuite>"},
+		{"\n<testsuite/>", 4, 1, "a second root element <testsuite>"},
+	} {
+		cases, diags := ReadCases(src("r.xml", []byte(doc+tc.after)))
+		if len(cases) != 1 || cases[0].Name != "s.a" {
+			t.Errorf("%q: cases %v, want s.a alone", tc.after, cases)
+		}
+		if tc.line == 0 {
+			if len(diags) != 0 {
+				t.Errorf("%q: %v, want no diagnostic", tc.after, diags)
+			}
+			continue
+		}
+		if len(diags) != 1 {
+			t.Errorf("%q: diagnostics %v, want one", tc.after, diags)
+			continue
+		}
+		d := diags[0]
+		p := tfs.Position(d.Span.Start)
+		if d.Code != CodeInvalidResults || p.Line != tc.line || p.Column != tc.col || !strings.Contains(d.Message, tc.msg) {
+			t.Errorf("%q: %s: %s [%s], want %d:%d %q", tc.after, p, d.Message, d.Code, tc.line, tc.col, tc.msg)
+		}
 	}
 }
 

@@ -1,0 +1,75 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// readFile reads a config file seg was given or found. Only a regular file
+// is read: a FIFO or a device as seg.toml would block seg or never end,
+// and a link to a missing file is a config seg cannot read, not an absent
+// one. The file is opened without blocking, so a FIFO put in its place
+// after the check cannot hang seg either. The error is the bare reason;
+// the caller names the file.
+func readFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if to, lerr := os.Readlink(path); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("a link to a missing file (%s)", to)
+		}
+		return nil, bare(err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular(st.Mode())
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlocking, 0)
+	if err != nil {
+		return nil, bare(err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, bare(err)
+	} else if !st.Mode().IsRegular() {
+		return nil, notRegular(st.Mode())
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, bare(err)
+	}
+	return data, nil
+}
+
+func notRegular(m fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case m.IsDir():
+		what = "a folder, not a file"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a regular file"
+	case m&fs.ModeDevice != 0:
+		what = "a device, not a regular file"
+	case m&fs.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	}
+	return errors.New(what)
+}
+
+// bare is err without the operation and path a *fs.PathError adds: the
+// messages name the file themselves.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// present reports whether something is at path, a link to a missing file
+// included: such a file is there to be read (and refused), not absent.
+func present(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
