@@ -140,7 +140,10 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 
 // Counts are the figures of a summary line.
 type Counts struct {
-	Requirements, Satisfied, Unsatisfied, Errors, Warnings int
+	Requirements, Satisfied, Unsatisfied int
+	// Failing and Unproven split the unsatisfied ones by status.
+	Failing, Unproven int
+	Errors, Warnings  int
 }
 
 // Requirement pairs a requirement node with its verdict.

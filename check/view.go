@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/source"
 )
@@ -25,12 +26,16 @@ func (c *Check) Requirements() []Requirement {
 func (c *Check) Counts() Counts {
 	var n Counts
 	for _, r := range c.Requirements() {
-		if r.Verdict.Satisfied {
+		switch r.Verdict.Status {
+		case evaluate.Satisfied:
 			n.Satisfied++
-		} else {
-			n.Unsatisfied++
+		case evaluate.Failing:
+			n.Failing++
+		default:
+			n.Unproven++
 		}
 	}
+	n.Unsatisfied = n.Failing + n.Unproven
 	n.Requirements = n.Satisfied + n.Unsatisfied
 	for _, d := range c.Diagnostics {
 		switch d.Severity() {

@@ -44,7 +44,7 @@ func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		_, colored, _, _, _ := output(&options{color: o.color}, stderr)
 		report.WriteDiagnostics(stderr, c, bad, colored)
 		// The summary line of a text report, with nothing shown.
-		fmt.Fprintf(stderr, "\n0 requirements: 0 satisfied, 0 unsatisfied; %s, 0 warnings (evaluated at %s)\n",
+		fmt.Fprintf(stderr, "\n0 requirements: 0 satisfied, 0 failing, 0 unproven; %s, 0 warnings (evaluated at %s)\n",
 			plural(len(bad), "error"), report.Date(c.At))
 		return exitFailed, stats, nil
 	}

@@ -13,7 +13,7 @@ func TestNeedsExample(t *testing.T) {
 	t.Setenv("SEG_CACHE_DIR", t.TempDir())
 	const root = "../examples/needs"
 	code, out, errs := run("check", "--at", "2026-11-29", root)
-	if code != 0 || !strings.Contains(out, "10 requirements: 10 satisfied, 0 unsatisfied; 0 errors, 0 warnings") {
+	if code != 0 || !strings.Contains(out, "10 requirements: 10 satisfied, 0 failing, 0 unproven; 0 errors, 0 warnings") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	for _, format := range []string{"json", "needs-json", "dot", "mermaid"} {

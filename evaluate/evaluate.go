@@ -29,6 +29,7 @@ type Reason struct {
 type Verdict struct {
 	ID        string
 	Satisfied bool
+	Status    Status
 	Leaf      bool
 	Reasons   []Reason // blocking reasons first, each group in source order
 	Evidence
@@ -143,6 +144,7 @@ func Evaluate(g *graph.Graph, at time.Time) *Result {
 		}
 	}
 	r.testFacts = nil
+	r.statuses(g)
 	return r
 }
 
@@ -163,4 +165,84 @@ func (r *Result) evidence(g *graph.Graph, n *graph.Node) Evidence {
 		ev.Implements = append(ev.Implements, Link{e, g.From(e)})
 	}
 	return ev
+}
+
+// Status is the three-valued standing of a requirement (revisions.md):
+// satisfied; failing, when the evidence says no (a counted outcome failed
+// or errored and nothing excuses it, below it); unproven otherwise.
+type Status uint8
+
+const (
+	Satisfied Status = iota + 1
+	Failing
+	Unproven
+)
+
+func (s Status) String() string {
+	switch s {
+	case Satisfied:
+		return "satisfied"
+	case Failing:
+		return "failing"
+	case Unproven:
+		return "unproven"
+	}
+	return "unknown"
+}
+
+// statuses gives every verdict its status. A leaf is failing when one of
+// its blocking reasons is a counted outcome that failed or errored; every
+// requirement such a leaf refines, transitively and through cycles, is
+// failing too (the least fixed point from the leaves up: a requirement is
+// failing only when something failing is below it).
+func (r *Result) statuses(g *graph.Graph) {
+	var work []*graph.Node
+	for i := range r.Verdicts {
+		v := &r.Verdicts[i]
+		switch {
+		case v.Satisfied:
+			v.Status = Satisfied
+		case v.Leaf && hasReason(v.Reasons, ReasonOutcomeFailed):
+			v.Status = Failing
+			n, _ := g.Lookup(v.ID)
+			work = append(work, n)
+		default:
+			v.Status = Unproven
+		}
+	}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		for e := range g.Out(n, graph.Refines) {
+			p := g.To(e)
+			if v := &r.Verdicts[r.byNode[p.Index()]]; v.Status == Unproven {
+				v.Status = Failing
+				work = append(work, p)
+			}
+		}
+	}
+}
+
+func hasReason(rs []Reason, code *diag.Code) bool {
+	for _, x := range rs {
+		if x.Blocking && x.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Counts are how many requirements have each status.
+func (r *Result) Counts() (satisfied, failing, unproven int) {
+	for _, v := range r.Verdicts {
+		switch v.Status {
+		case Satisfied:
+			satisfied++
+		case Failing:
+			failing++
+		default:
+			unproven++
+		}
+	}
+	return
 }

@@ -22,8 +22,9 @@ const (
 	// Excused: a confirming outcome that failed or errored, excused by a
 	// waiver in force.
 	Excused
-	// Failing: a confirming outcome that failed or errored, not excused.
-	Failing
+	// Against: a confirming outcome that failed or errored, not excused:
+	// it counts against.
+	Against
 	// Invalid: an outcome with an error on it (a missing or invalid
 	// :result:, a bad option or link): it counts against, witnessed or
 	// not, and no waiver excuses it.
@@ -37,7 +38,7 @@ const (
 )
 
 var standingNames = [...]string{
-	Counted: "counted", Excused: "excused", Failing: "failing",
+	Counted: "counted", Excused: "excused", Against: "failing",
 	Invalid: "invalid", Skipped: "skipped", Excluded: "excluded",
 }
 
@@ -50,7 +51,7 @@ func (s Standing) String() string {
 
 // Blocks reports whether an outcome of this standing makes the leaves its
 // test verifies unsatisfied.
-func (s Standing) Blocks() bool { return s == Failing || s == Invalid }
+func (s Standing) Blocks() bool { return s == Against || s == Invalid }
 
 // OutcomeEvidence is how one outcome stands for one test it confirms.
 type OutcomeEvidence struct {
@@ -142,7 +143,7 @@ func (e *evaluation) outcomes(t *graph.Node) []OutcomeEvidence {
 		case ev.Waiver != nil:
 			ev.Standing = Excused
 		default:
-			ev.Standing = Failing
+			ev.Standing = Against
 		}
 		if ev.Standing != Excused {
 			ev.Waiver = nil
@@ -187,7 +188,7 @@ func facts(g *graph.Graph, t *graph.Node, outcomes []OutcomeEvidence) *testFacts
 			f.counted++
 			w := ev.Waiver
 			f.notes = append(f.notes, at(ReasonOutcomeExcused, false, "%s of test %q %s, excused by waiver %q (%s)", label, t.ID(), o.Result(), w.ID(), g.Files().Position(w.Pos())))
-		case Failing:
+		case Against:
 			f.counted++
 			msg := fmt.Sprintf("%s of test %q %s", label, t.ID(), o.Result())
 			if lapsed := lapsedWaivers(ev.Waivers); lapsed != "" {

@@ -301,3 +301,91 @@ func TestCycles(t *testing.T) {
 		t.Errorf("want 2 refinement-cycle diagnostics (A-B and SELF), got %d: %+v", cycles, diags)
 	}
 }
+
+// The three values (revisions.md): failing spreads upward from a leaf
+// whose counted outcome failed, through cycles too; every other
+// unsatisfied requirement is unproven.
+func TestStatus(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func() *segtest.Tree
+		want  map[string]evaluate.Status
+	}{
+		{"satisfied", satisfiedLeaf, map[string]evaluate.Status{"R": evaluate.Satisfied}},
+		{"a failed outcome", func() *segtest.Tree {
+			tr := satisfiedLeaf()
+			tr.Outcome("O2", "T", "I", "failed")
+			return tr
+		}, map[string]evaluate.Status{"R": evaluate.Failing}},
+		{"an error outcome", func() *segtest.Tree {
+			tr := satisfiedLeaf()
+			tr.Outcome("O2", "T", "I", "error")
+			return tr
+		}, map[string]evaluate.Status{"R": evaluate.Failing}},
+		{"an excused failure", func() *segtest.Tree {
+			tr := satisfiedLeaf()
+			tr.Outcome("O2", "T", "I", "failed")
+			tr.Waiver("W", "O2", "")
+			return tr
+		}, map[string]evaluate.Status{"R": evaluate.Satisfied}},
+		{"an unwitnessed failure is no evidence", func() *segtest.Tree {
+			tr := &segtest.Tree{}
+			tr.Req("R", "")
+			tr.Test("T", "R")
+			tr.Impl("I", "R")
+			tr.Outcome("O", "T", "", "failed")
+			return tr
+		}, map[string]evaluate.Status{"R": evaluate.Unproven}},
+		{"an invalid outcome is unproven", func() *segtest.Tree {
+			tr := satisfiedLeaf()
+			tr.Outcome("O2", "T", "I", "bogus")
+			return tr
+		}, map[string]evaluate.Status{"R": evaluate.Unproven}},
+		{"failing and unproven together", func() *segtest.Tree {
+			tr := satisfiedLeaf()
+			tr.Outcome("O2", "T", "I", "failed")
+			tr.Test("T2", "R")
+			return tr
+		}, map[string]evaluate.Status{"R": evaluate.Failing}},
+		{"no evidence", func() *segtest.Tree {
+			tr := &segtest.Tree{}
+			tr.Req("R", "")
+			return tr
+		}, map[string]evaluate.Status{"R": evaluate.Unproven}},
+		{"failing spreads upward, unproven does not", func() *segtest.Tree {
+			tr := satisfiedLeaf()
+			tr.Outcome("O2", "T", "I", "failed")
+			tr.Req("P", "")
+			tr.Req("GP", "")
+			tr.Req("U", "GP") // an unproven sibling
+			tr.Nodes[0].Options = append(tr.Nodes[0].Options, segtest.Links("refines", "P"))
+			tr.Req("Q", "GP")
+			tr.Req("L2", "Q")
+			return tr
+		}, map[string]evaluate.Status{"R": evaluate.Failing, "P": evaluate.Failing, "L2": evaluate.Unproven, "Q": evaluate.Unproven, "U": evaluate.Unproven, "GP": evaluate.Unproven}},
+		{"through a cycle", func() *segtest.Tree {
+			tr := &segtest.Tree{}
+			tr.Req("A", "B")
+			tr.Req("B", "A, TOP")
+			tr.Req("TOP", "")
+			tr.Req("L", "A")
+			tr.Test("T", "L")
+			tr.Impl("I", "L")
+			tr.Outcome("O", "T", "I", "failed")
+			tr.Req("C", "D")
+			tr.Req("D", "C")
+			return tr
+		}, map[string]evaluate.Status{"L": evaluate.Failing, "A": evaluate.Failing, "B": evaluate.Failing, "TOP": evaluate.Failing,
+			"C": evaluate.Unproven, "D": evaluate.Unproven}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			vs := verdicts(t, c.build())
+			for id, want := range c.want {
+				if got := vs[id].Status; got != want {
+					t.Errorf("%s: %s, want %s (reasons %+v)", id, got, want, vs[id].Reasons)
+				}
+			}
+		})
+	}
+}

@@ -468,7 +468,7 @@ func TestActionCleanTree(t *testing.T) {
 		t.Errorf("the matrix has no links to the commit's files")
 	}
 	out := r.stdout.String()
-	for _, want := range []string{"seg 0.", "seg: 6 requirements: 6 satisfied, 0 unsatisfied; 0 errors, 0 warnings (evaluated at 2026-11-29)", "seg check passed"} {
+	for _, want := range []string{"seg 0.", "seg: 6 requirements: 6 satisfied, 0 failing, 0 unproven; 0 errors, 0 warnings (evaluated at 2026-11-29)", "seg check passed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the log lacks %q:\n%s", want, out)
 		}

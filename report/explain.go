@@ -55,6 +55,7 @@ type Explanation struct {
 	Column    int            `json:"column"`
 	Leaf      bool           `json:"leaf"`
 	Verdict   string         `json:"verdict"`
+	Status    string         `json:"status"`
 	Reasons   []jsonReason   `json:"reasons"`
 	Notes     []jsonReason   `json:"notes"`
 	Refines   []LinkedNode   `json:"refines"`
@@ -69,6 +70,7 @@ type LinkedNode struct {
 	Title   string `json:"title"`
 	State   string `json:"state"`
 	Verdict string `json:"verdict,omitempty"`
+	Status  string `json:"status,omitempty"`
 	File    string `json:"file"` // where the link entry is written
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
@@ -101,7 +103,7 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 	p := wh.at(n.Pos())
 	x := Explanation{
 		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
-		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied),
+		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(),
 		Reasons: []jsonReason{}, Notes: []jsonReason{}, Refines: []LinkedNode{}, RefinedBy: []LinkedNode{},
 		Verifies: []TestEvidence{}, Implement: []LinkedNode{},
 	}
@@ -114,7 +116,7 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 	}
 	linked := func(l evaluate.Link) LinkedNode {
 		ep := wh.at(l.Edge.Pos())
-		return LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.Edge.State().String(), Verdict: verdictOf(c, l.Node),
+		return LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.Edge.State().String(), Verdict: verdictOf(c, l.Node), Status: statusOf(c, l.Node),
 			File: ep.Filename, Line: ep.Line, Column: ep.Column}
 	}
 	for _, l := range v.Refines {
@@ -141,6 +143,14 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 		x.Verifies = append(x.Verifies, t)
 	}
 	return x
+}
+
+// statusOf is the status of a requirement, "" for another node.
+func statusOf(c *check.Check, n *graph.Node) string {
+	if v, ok := c.Result.Verdict(n); ok {
+		return v.Status.String()
+	}
+	return ""
 }
 
 // verdictOf is the verdict word of a requirement, "" for another node.
@@ -175,7 +185,7 @@ func WriteExplainJSON(w io.Writer, c *check.Check, id string) error {
 var statusWords = map[string]string{
 	evaluate.Counted.String():  "counted",
 	evaluate.Excused.String():  "excused",
-	evaluate.Failing.String():  "counts against",
+	evaluate.Against.String():  "counts against",
 	evaluate.Invalid.String():  "counts against: no valid result",
 	evaluate.Skipped.String():  "skipped: no evidence either way",
 	evaluate.Excluded.String(): "excluded: witnesses no implementation",
@@ -212,7 +222,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 	if x.Leaf {
 		kind = "leaf"
 	}
-	fmt.Fprintf(w, "%s %s  %s\n", st.id(x.ID), st.verdict(x.Verdict == "satisfied"), st.pos(at(x.File, x.Line, x.Column)))
+	fmt.Fprintf(w, "%s %s  %s\n", st.id(x.ID), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
 	fmt.Fprintf(w, "  %s (%s requirement, %s)\n", x.Title, kind, x.Kind)
 	if len(x.Reasons) > 0 {
 		fmt.Fprintf(w, "  %s\n", st.bold("why unsatisfied:"))
@@ -228,7 +238,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 		for _, l := range ls {
 			extra := ""
 			if l.Verdict != "" {
-				extra = "  " + st.verdict(l.Verdict == "satisfied")
+				extra = "  " + st.status(l.Status)
 			}
 			fmt.Fprintf(w, "    %s  %s%s  %s\n", st.id(l.ID), l.State, extra, st.pos(at(l.File, l.Line, l.Column)))
 		}

@@ -45,9 +45,7 @@ func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 		writeCommand(bw, "error", spanProps(wh, source.At(r.Node.Pos()), title), unsatisfiedMessage(wh, r))
 	}
 	n := c.Counts()
-	fmt.Fprintf(bw, "seg: %s: %d satisfied, %d unsatisfied; %s, %s (evaluated at %s)\n",
-		plural(n.Requirements, "requirement"), n.Satisfied, n.Unsatisfied,
-		plural(n.Errors, "error"), plural(n.Warnings, "warning"), Date(c.At))
+	fmt.Fprintf(bw, "seg: %s (evaluated at %s)\n", summary(n), Date(c.At))
 	return bw.Flush()
 }
 
@@ -56,7 +54,7 @@ func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 // it is elsewhere) and how many more there are. seg explain has them all.
 func unsatisfiedMessage(wh where, r check.Requirement) string {
 	id := r.Node.ID()
-	msg := fmt.Sprintf("%s %q is unsatisfied", id, r.Node.Title())
+	msg := fmt.Sprintf("%s %q is %s", id, r.Node.Title(), r.Verdict.Status)
 	reasons := r.Verdict.Blocking()
 	if len(reasons) == 0 {
 		return msg

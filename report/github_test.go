@@ -284,7 +284,7 @@ func TestGitHubRoundTrip(t *testing.T) {
 	expect("unreadable-file@x:y,z.rst::", "error", map[string]string{"line": ""},
 		"cannot read x:y,z.rst: permission denied [unreadable-file]")
 	expect("unsatisfied requirement REQ-1@docs/a, b: c.rst:1:1", "error", nil,
-		`REQ-1 "Brakes, always: 100% of the time" is unsatisfied: no active verifies edge: no test specification verifies it [no-active-verifies] (and 1 more reason: seg explain REQ-1)`)
+		`REQ-1 "Brakes, always: 100% of the time" is unproven: no active verifies edge: no test specification verifies it [no-active-verifies] (and 1 more reason: seg explain REQ-1)`)
 }
 
 func keys[V any](m map[string]V) []string {

@@ -43,6 +43,7 @@ type jsonNode struct {
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
 	Verdict   string `json:"verdict,omitempty"`
+	Status    string `json:"status,omitempty"`
 }
 
 type jsonEdge struct {
@@ -95,7 +96,7 @@ func WriteGraphJSON(w io.Writer, c *check.Check) error {
 	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c.Graph)}
 	for n := range c.Graph.Nodes() {
 		p := wh.at(n.Pos())
-		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n)})
+		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n)})
 	}
 	for o := range c.Graph.OpenLinks() {
 		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling {

@@ -28,6 +28,8 @@ type jsonSummary struct {
 	Requirements int `json:"requirements"`
 	Satisfied    int `json:"satisfied"`
 	Unsatisfied  int `json:"unsatisfied"`
+	Failing      int `json:"failing"`
+	Unproven     int `json:"unproven"`
 	Errors       int `json:"errors"`
 	Warnings     int `json:"warnings"`
 }
@@ -40,6 +42,7 @@ type jsonRequirement struct {
 	Line    int          `json:"line"`
 	Leaf    bool         `json:"leaf"`
 	Verdict string       `json:"verdict"`
+	Status  string       `json:"status"`
 	Reasons []jsonReason `json:"reasons"`
 }
 
@@ -83,7 +86,7 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 		jr := jsonRequirement{
 			ID: r.Node.ID(), Kind: r.Node.Directive(), Title: r.Node.Title(),
 			File: p.Filename, Line: p.Line, Leaf: r.Verdict.Leaf,
-			Verdict: verdictWord(r.Verdict.Satisfied), Reasons: []jsonReason{},
+			Verdict: verdictWord(r.Verdict.Satisfied), Status: r.Verdict.Status.String(), Reasons: []jsonReason{},
 		}
 		for _, reason := range r.Verdict.Blocking() {
 			jr.Reasons = append(jr.Reasons, reasonJSON(wh, reason))

@@ -132,6 +132,7 @@ type MatrixRow struct {
 	URL             string         `json:"url,omitempty"`
 	Leaf            bool           `json:"leaf"`
 	Verdict         string         `json:"verdict"`
+	Status          string         `json:"status"`
 	Refines         []MatrixLink   `json:"refines"`
 	RefinedBy       []MatrixLink   `json:"refined_by"`
 	Tests           []MatrixTest   `json:"tests"`
@@ -281,7 +282,7 @@ func BuildMatrix(c *check.Check, opt MatrixOptions) *Matrix {
 		p := wh.at(node.Pos())
 		row := MatrixRow{
 			ID: node.ID(), Kind: node.Directive(), Title: node.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
-			URL: lk.url(p.Filename, p.Line, p.Column), Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied),
+			URL: lk.url(p.Filename, p.Line, p.Column), Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(),
 			Refines: links(v.Refines), RefinedBy: links(v.RefinedBy), Implementations: links(v.Implements),
 			Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{}, explanation: Explain(c, node),
 		}
@@ -435,7 +436,7 @@ func waiverText(w MatrixWaiver) string {
 // (they are in the other formats).
 func WriteMatrixCSV(w io.Writer, m *Matrix) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "kind", "title", "file", "line", "url", "leaf", "verdict",
+	cw.Write([]string{"id", "kind", "title", "file", "line", "url", "leaf", "verdict", "status",
 		"refines", "refined_by", "tests", "implemented_by", "waivers",
 		"reason_code", "reason", "reason_file", "reason_line", "more_reasons"})
 	linkList := func(ls []MatrixLink) string {
@@ -459,7 +460,7 @@ func WriteMatrixCSV(w io.Writer, m *Matrix) error {
 			f := r.Reasons[0]
 			code, msg, file, line, more = f.Code, f.Message, f.File, strconv.Itoa(f.Line), strconv.Itoa(len(r.Reasons)-1)
 		}
-		cw.Write([]string{r.ID, r.Kind, r.Title, r.File, strconv.Itoa(r.Line), r.URL, strconv.FormatBool(r.Leaf), r.Verdict,
+		cw.Write([]string{r.ID, r.Kind, r.Title, r.File, strconv.Itoa(r.Line), r.URL, strconv.FormatBool(r.Leaf), r.Verdict, r.Status,
 			linkList(r.Refines), linkList(r.RefinedBy), strings.Join(tests, "; "), linkList(r.Implementations), strings.Join(waivers, "; "),
 			code, msg, file, line, more})
 	}
@@ -539,7 +540,7 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 			}
 			waivers[i] = s + ")"
 		}
-		verdict := r.Verdict
+		verdict := r.Status
 		if verdict != "satisfied" {
 			verdict = "**" + verdict + "**"
 		}

@@ -174,7 +174,7 @@ func TestMatrixBrakeStructure(t *testing.T) {
 	row := m.Rows[3]
 	want := MatrixRow{
 		ID: "BRK-SREQ-021", Kind: "sreq", Title: "Fault report on the bus", File: "docs/requirements/software.rst", Line: 39, Column: 1,
-		Leaf: true, Verdict: "satisfied",
+		Leaf: true, Verdict: "satisfied", Status: "satisfied",
 		Refines:   []MatrixLink{{ID: "BRK-SYS-002", Title: "Faults are detected and reported", State: "active", Verdict: "satisfied", File: "docs/requirements/system.rst", Line: 15}},
 		RefinedBy: []MatrixLink{},
 		Tests: []MatrixTest{
@@ -310,7 +310,7 @@ func TestMatrixEscaping(t *testing.T) {
 	if got := records[1][5]; got != "https://git.example.com/brakes/blob/main/docs/a%20b%281%29.rst#L1" {
 		t.Errorf("CSV url %q", got)
 	}
-	if got := records[1][10]; got != "TS-NASTY: failed[a|b <c>]" {
+	if got := records[1][11]; got != "TS-NASTY: failed[a|b <c>]" {
 		t.Errorf("CSV tests %q", got)
 	}
 

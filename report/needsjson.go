@@ -134,8 +134,10 @@ func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 		}
 		if v := verdictOf(c, n); v != "" {
 			need["seg_verdict"] = v
+			need["seg_status"] = statusOf(c, n)
 		} else {
 			need["seg_verdict"] = nil
+			need["seg_status"] = nil
 		}
 		need["parent_need"] = ""
 		if p, ok := g.Lookup(n.Parent()); ok && n.Parent() != "" {
@@ -200,6 +202,7 @@ func needsSchema(project *parser.Needs, links []string) map[string]any {
 		"parent_need": prop("string", "core", "ID of the need whose content holds this one, or empty."),
 		"seg_kind":    prop("string", "extra", "seg's kind of the node: requirement, test, implementation, outcome, waiver or need."),
 		"seg_verdict": prop([]string{"string", "null"}, "extra", "seg's verdict on a requirement: satisfied or unsatisfied; null on other nodes."),
+		"seg_status":  prop([]string{"string", "null"}, "extra", "seg's status of a requirement: satisfied, failing or unproven; null on other nodes."),
 	}
 	titles := map[string]*parser.LinkType{}
 	for _, lt := range project.Links {

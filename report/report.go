@@ -24,6 +24,14 @@ func verdictWord(ok bool) string {
 	return "unsatisfied"
 }
 
+// summary is the figures of a summary line: "12 requirements: 9
+// satisfied, 1 failing, 2 unproven; 0 errors, 1 warning".
+func summary(n check.Counts) string {
+	return fmt.Sprintf("%s: %d satisfied, %d failing, %d unproven; %s, %s",
+		plural(n.Requirements, "requirement"), n.Satisfied, n.Failing, n.Unproven,
+		plural(n.Errors, "error"), plural(n.Warnings, "warning"))
+}
+
 func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, word)

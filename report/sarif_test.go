@@ -362,7 +362,7 @@ func TestSARIFEveryCodeSynthetic(t *testing.T) {
 	// rule, with every blocking reason as a related location.
 	n := 0
 	for _, r := range doc.Runs[0].Results {
-		if strings.HasPrefix(r.Message.Text, `REQ-ÄÖ "Needs evidence" is unsatisfied`) {
+		if strings.HasPrefix(r.Message.Text, `REQ-ÄÖ "Needs evidence" is unproven`) {
 			n++
 			if r.RuleID != "no-active-verifies" || r.Level != "error" || len(r.RelatedLocations) != 2 {
 				t.Errorf("unsatisfied requirement result: %+v", r)

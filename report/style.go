@@ -48,3 +48,15 @@ func (s style) verdict(satisfied bool) string {
 	}
 	return s.bad("unsatisfied")
 }
+
+// status colors a requirement's status: green satisfied, red failing,
+// yellow unproven.
+func (s style) status(status string) string {
+	switch status {
+	case "satisfied":
+		return s.ok(status)
+	case "failing":
+		return s.bad(status)
+	}
+	return s.warn(status)
+}

@@ -13,8 +13,9 @@ import (
 )
 
 // WriteText writes the compiler-style report: diagnostics with source
-// snippets, then every requirement with its verdict (unsatisfied ones with
-// their reasons), then a summary line that names the evaluation date.
+// snippets, then every requirement with its status (satisfied, failing or
+// unproven; the others with their reasons), then a summary line that
+// names the evaluation date.
 func WriteText(w io.Writer, c *check.Check, colored bool) error {
 	bw := bufio.NewWriter(w)
 	st := newStyle(colored)
@@ -32,19 +33,15 @@ func WriteText(w io.Writer, c *check.Check, colored bool) error {
 	}
 	for _, r := range reqs {
 		pad := strings.Repeat(" ", width-len(r.Node.ID()))
-		verdict := st.verdict(r.Verdict.Satisfied)
-		if r.Verdict.Satisfied {
-			verdict += "  " // line up with "unsatisfied"
-		}
-		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(r.Node.ID()), pad, verdict, st.pos(wh.at(r.Node.Pos()).String()), r.Node.Title())
+		status := r.Verdict.Status.String()
+		word := st.status(status) + strings.Repeat(" ", len("satisfied")-len(status))
+		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(r.Node.ID()), pad, word, st.pos(wh.at(r.Node.Pos()).String()), r.Node.Title())
 		for _, reason := range r.Verdict.Blocking() {
 			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.at(reason.Pos).String()), reason.Message, reason.Code)
 		}
 	}
 	n := c.Counts()
-	fmt.Fprintf(bw, "\n%s: %d satisfied, %d unsatisfied; %s, %s (evaluated at %s)\n",
-		plural(n.Requirements, "requirement"), n.Satisfied, n.Unsatisfied,
-		plural(n.Errors, "error"), plural(n.Warnings, "warning"), Date(c.At))
+	fmt.Fprintf(bw, "\n%s (evaluated at %s)\n", summary(n), Date(c.At))
 	return bw.Flush()
 }
 
