@@ -58,7 +58,7 @@ const DefaultMaxBytes = 1 << 30
 
 // formatVersion is the entry layout's version: change it with the layout
 // or the payload encoding. It is in both the key and every entry.
-const formatVersion = 3
+const formatVersion = 4
 
 // Entry layout:
 //

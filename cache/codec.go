@@ -25,6 +25,7 @@ import (
 // decoded File takes it from the FileSet's file.
 //	node     = byte(Kind) string(Directive) string(ID) string(Title) pos(Pos)
 //	           slice(option) string(Body) varint(Parent) byte(Broken)
+//	           uint64-LE(Revision)
 //	option   = string(Name) string(Value) pos(Pos) pos(ValuePos) slice(link)
 //	link     = string(ID) byte(State) string(StateText) span string(Part) string(Condition)
 //	diag     = string(Code) string(Message) string(Detail) span slice(related)
@@ -136,6 +137,7 @@ func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 		} else {
 			e.byte(0)
 		}
+		e.b = binary.LittleEndian.AppendUint64(e.b, n.Revision)
 	}
 	count(e, f.Diagnostics)
 	for i := range f.Diagnostics {
@@ -201,6 +203,17 @@ func (d *decoder) uvarint() uint64 {
 	d.bad = true
 	d.i = len(d.s)
 	return 0
+}
+
+func (d *decoder) uint64() uint64 {
+	if len(d.s)-d.i < 8 {
+		d.bad = true
+		d.i = len(d.s)
+		return 0
+	}
+	v := binary.LittleEndian.Uint64([]byte(d.s[d.i : d.i+8]))
+	d.i += 8
+	return v
 }
 
 func (d *decoder) varint() int64 {
@@ -378,6 +391,7 @@ func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
 			default:
 				d.bad = true
 			}
+			nd.Revision = d.uint64()
 		}
 	}
 	if n, ok := d.count(); ok && !d.bad {

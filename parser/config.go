@@ -71,11 +71,15 @@ func OptionsOf(k Kind) map[string]bool {
 
 var kindOptions = map[Kind]map[string]bool{
 	Requirement:    {"refines": true},
-	Test:           {"verifies": true, "cases": false},
+	Test:           {"verifies": true, "cases": false, "max-age": false},
 	Implementation: {"implements": true, "source": false},
-	Outcome:        {"confirms": true, "witnesses": true, "result": false, "config": false},
-	Waiver:         {"excuses": true, "expires": false},
+	Outcome:        {"confirms": true, "witnesses": true, "result": false, "config": false, "date": false},
+	Waiver:         {"excuses": true, "expires": false, "cases": false, "date": false},
 }
+
+// ListOptions are the options that are not links but are lists split like
+// them, each entry with its place: test case patterns and source paths.
+var ListOptions = map[string]bool{"cases": true, "source": true}
 
 // StatefulLinks are the link options whose entries may carry a state.
 var StatefulLinks = map[string]bool{"verifies": true, "implements": true}

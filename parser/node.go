@@ -115,6 +115,9 @@ type Node struct {
 	// unknown option, an invalid value, a missing ID...): such an outcome
 	// can only count against a requirement (semantics.md).
 	Broken bool `json:",omitempty"`
+	// Revision is the fingerprint of the node's text (revision.go); an
+	// implementation's adds its :source: files once they are read.
+	Revision uint64 `json:",omitempty"`
 }
 
 // Option returns the first option called name, or nil.

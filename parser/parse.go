@@ -276,6 +276,7 @@ func (b *builder) node(a *astNode, parent int) {
 	b.f.Nodes = append(b.f.Nodes, nd)
 	b.check(&b.f.Nodes[idx], nameSpan, infos)
 	b.f.Nodes[idx].Broken = b.broken
+	b.f.Nodes[idx].Revision = Revision(Canonical(&b.f.Nodes[idx], b.isLink(kind)))
 	b.nodes(a.Nodes, idx)
 }
 
@@ -336,7 +337,7 @@ func (b *builder) option(f field, kind Kind, info *optInfo) Option {
 		if lt := b.cfg.Needs.Link(name); lt != nil {
 			o.Links = b.needLinks(name, lt, segs)
 		}
-	} else if isLink, known := OptionsOf(kind)[name]; isLink || known && name == "cases" {
+	} else if isLink, known := OptionsOf(kind)[name]; isLink || known && ListOptions[name] {
 		o.Links = b.links(name, segs)
 	}
 	return o
@@ -388,8 +389,9 @@ func (b *builder) links(name string, segs [][2]int) []Link {
 		l := Link{Span: b.span(at(a), at(z-1)+1)}
 		idEnd := z
 		// A :cases: entry is a test name pattern: "(...)" at its end is
-		// part of the name (Go subtests, pytest parameters), not a state.
-		if val[z-1] == ')' && name != "cases" {
+		// part of the name (Go subtests, pytest parameters), not a state;
+		// a :source: entry is a path.
+		if val[z-1] == ')' && !ListOptions[name] {
 			if q := bytes.LastIndexByte(val[a:z], '('); q > 0 {
 				ie := a + q
 				for ie > a && isSpace(val[ie-1]) {
@@ -508,6 +510,20 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		b.diag(CodeMissingID, nameSpan, "%s has no \":id:\"", nd.Directive)
 	}
 
+	// valueSpan is option i's value, or its name when it has none.
+	valueSpan := func(i int) source.Span {
+		if nd.Options[i].Value == "" {
+			return infos[i].name
+		}
+		return b.span(infos[i].valStart, infos[i].valEnd)
+	}
+	date := func(opt, detail string) {
+		if i, ok := first(opt); ok {
+			if v := nd.Options[i].Value; !validDate(v) {
+				b.diag(CodeInvalidDate, valueSpan(i), "invalid date %q in \":%s:\" (want YYYY-MM-DD)", v, opt).Detail = detail
+			}
+		}
+	}
 	need := func(opt string) {
 		if o := nd.Option(opt); o == nil || strings.TrimSpace(o.Value) == "" {
 			b.diag(CodeMissingOption, nameSpan, "%s has no \":%s:\"", nd.Kind, opt)
@@ -517,6 +533,7 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 	case Outcome:
 		need("confirms")
 		need("result")
+		date("date", "An outcome whose date cannot be read counts as one that did not pass.")
 		if i, ok := first("result"); ok && nd.Options[i].Value != "" {
 			v := nd.Options[i].Value
 			if !contains(results, v) {
@@ -529,18 +546,29 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		}
 	case Waiver:
 		need("excuses")
-		if i, ok := first("expires"); ok {
-			v := nd.Options[i].Value
-			if !validDate(v) {
-				sp := b.span(infos[i].valStart, infos[i].valEnd)
-				if v == "" {
-					sp = infos[i].name
-				}
-				b.diag(CodeInvalidDate, sp, "invalid date %q (want YYYY-MM-DD)", v).Detail =
-					"A waiver whose expiry date cannot be read excuses nothing."
+		date("expires", "A waiver whose expiry date cannot be read excuses nothing.")
+		date("date", "A waiver whose date cannot be read excuses nothing.")
+	case Test:
+		if i, ok := first("max-age"); ok {
+			if v := nd.Options[i].Value; !validMaxAge(v) {
+				b.diag(CodeInvalidMaxAge, valueSpan(i), "invalid :max-age: %q (want a whole number of days, at least 1)", v).Detail =
+					"No outcome of this test counts until its maximum age can be read (docs/revisions.md)."
 			}
 		}
 	}
+}
+
+// validMaxAge accepts a positive whole number of days, in plain digits.
+func validMaxAge(v string) bool {
+	if v == "" || len(v) > 9 || v[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func contains(list []string, s string) bool {
