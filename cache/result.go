@@ -63,9 +63,11 @@ func (c *Cache) ResultKey(files []TreeFile, parts ...string) [32]byte {
 
 // A result entry is written while the report is written, so a large
 // report is never held in memory twice. Its length and checksum go at the
-// end:
+// end. Before the report come the run's dependencies beyond the tree's
+// files (the source files implementations name), which the caller checks
+// before it uses the report:
 //
-//	magic "SEGR" | version (1 byte) | key (32 bytes) | report | exit code (1 byte) | report length (uint64 LE) | CRC-32C of all before it (uint32 LE)
+//	magic "SEGR" | version (1 byte) | key (32 bytes) | deps length (uint32 LE) | deps | report | exit code (1 byte) | report length (uint64 LE) | CRC-32C of all before it (uint32 LE)
 const (
 	resultMagic      = "SEGR"
 	resultTrailerLen = 1 + 8 + 4
@@ -76,28 +78,33 @@ const (
 // keeping.
 const maxResultShare = 8
 
-// LoadResult returns the exit code and report stored under k. A damaged
-// entry is counted as corrupt and not used.
-func (c *Cache) LoadResult(k [32]byte) (code int, report []byte, ok bool) {
+// LoadResult returns the exit code, report and dependencies stored under
+// k. A damaged entry is counted as corrupt and not used.
+func (c *Cache) LoadResult(k [32]byte) (code int, report, deps []byte, ok bool) {
 	_, name := c.entryPath(&k)
 	buf, mtime, err := readEntry(name)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			c.corrupt.Add(1)
 		}
-		return 0, nil, false
+		return 0, nil, nil, false
 	}
 	n := len(buf)
-	if n < headerLen-8+resultTrailerLen || string(buf[:4]) != resultMagic || buf[4] != formatVersion ||
+	const head = 37 + 4
+	if n < head+resultTrailerLen || string(buf[:4]) != resultMagic || buf[4] != formatVersion ||
 		string(buf[5:37]) != string(k[:]) ||
-		binary.LittleEndian.Uint64(buf[n-12:n-4]) != uint64(n-37-resultTrailerLen) ||
 		crc32.Checksum(buf[:n-4], crcTable) != binary.LittleEndian.Uint32(buf[n-4:]) {
 		c.corrupt.Add(1)
-		return 0, nil, false
+		return 0, nil, nil, false
+	}
+	nd := uint64(binary.LittleEndian.Uint32(buf[37:head]))
+	if nd > uint64(n-head-resultTrailerLen) || binary.LittleEndian.Uint64(buf[n-12:n-4]) != uint64(n-head-resultTrailerLen)-nd {
+		c.corrupt.Add(1)
+		return 0, nil, nil, false
 	}
 	touch(name, mtime)
 	c.result = true
-	return int(buf[n-13]), buf[37 : n-13], true
+	return int(buf[n-13]), buf[head+int(nd) : n-13], buf[head : head+int(nd)], true
 }
 
 // ResultWriter writes a report into a new result entry as the report is
@@ -114,10 +121,10 @@ type ResultWriter struct {
 	fail    bool
 }
 
-// NewResult starts the result entry for k. changed is set, by the run,
-// when a file of the tree changed while the run read it: then the entry
-// is not committed.
-func (c *Cache) NewResult(k [32]byte, changed *atomic.Bool) *ResultWriter {
+// NewResult starts the result entry for k, with the run's dependencies
+// (LoadResult gives them back). changed is set, by the run, when a file of
+// the tree changed while the run read it: then the entry is not committed.
+func (c *Cache) NewResult(k [32]byte, changed *atomic.Bool, deps []byte) *ResultWriter {
 	w := &ResultWriter{c: c, changed: changed, k: k}
 	dir, _ := c.entryPath(&k)
 	if err := c.mkdir(dir); err != nil {
@@ -130,11 +137,16 @@ func (c *Cache) NewResult(k [32]byte, changed *atomic.Bool) *ResultWriter {
 		return w
 	}
 	w.f, w.bw = f, bufio.NewWriterSize(f, 1<<16)
-	var head [37]byte
+	var head [41]byte
 	copy(head[:], resultMagic)
 	head[4] = formatVersion
 	copy(head[5:], k[:])
+	binary.LittleEndian.PutUint32(head[37:], uint32(len(deps)))
 	w.put(head[:])
+	w.put(deps)
+	if len(deps) > 1<<24 {
+		w.fail = true
+	}
 	return w
 }
 
@@ -184,7 +196,7 @@ func (w *ResultWriter) Commit(code int) bool {
 	_, name := w.c.entryPath(&w.k)
 	if ok && os.Rename(tmp, name) == nil {
 		w.c.written.Add(1)
-		w.c.bytes.Add(w.n + 37 + resultTrailerLen)
+		w.c.bytes.Add(w.n + 41 + resultTrailerLen)
 		w.c.maybePrune()
 		return true
 	}

@@ -33,19 +33,19 @@ func TestResultEntries(t *testing.T) {
 		t.Error("the version is not in the key")
 	}
 	var unchanged atomic.Bool
-	if _, _, ok := c.LoadResult(k); ok {
+	if _, _, _, ok := c.LoadResult(k); ok {
 		t.Fatal("a result before any was stored")
 	}
 	report := bytes.Repeat([]byte("report line\n"), 1000)
-	w := c.NewResult(k, &unchanged)
+	w := c.NewResult(k, &unchanged, []byte("deps: a.go 1234"))
 	w.Write(report[:5])
 	w.Write(report[5:])
 	if !w.Commit(1) {
 		t.Fatal("not stored")
 	}
-	code, got, ok := c.LoadResult(k)
-	if !ok || code != 1 || !bytes.Equal(got, report) {
-		t.Fatalf("got code %d, %d bytes, %v", code, len(got), ok)
+	code, got, deps, ok := c.LoadResult(k)
+	if !ok || code != 1 || !bytes.Equal(got, report) || string(deps) != "deps: a.go 1234" {
+		t.Fatalf("got code %d, %d bytes, deps %q, %v", code, len(got), deps, ok)
 	}
 	_, name := c.entryPath(&k)
 	orig, _ := os.ReadFile(name)
@@ -61,26 +61,26 @@ func TestResultEntries(t *testing.T) {
 			b := bytes.Clone(orig)
 			b[i] ^= flip
 			os.WriteFile(name, b, 0o644)
-			if _, _, ok := c.LoadResult(k); ok {
+			if _, _, _, ok := c.LoadResult(k); ok {
 				t.Fatalf("a flip of byte %d was not caught", i)
 			}
 		}
 	}
 	for _, n := range []int{0, 1, 36, 37, 49, 50, len(orig) - 1} {
 		os.WriteFile(name, orig[:n], 0o644)
-		if _, _, ok := c.LoadResult(k); ok {
+		if _, _, _, ok := c.LoadResult(k); ok {
 			t.Fatalf("cut to %d bytes and not caught", n)
 		}
 	}
 	os.WriteFile(name, append(bytes.Clone(orig), 0), 0o644)
-	if _, _, ok := c.LoadResult(k); ok {
+	if _, _, _, ok := c.LoadResult(k); ok {
 		t.Fatal("a byte more and not caught")
 	}
 	other := c.ResultKey(s, "other")
 	_, otherName := c.entryPath(&other)
 	os.MkdirAll(filepath.Dir(otherName), 0o755)
 	os.WriteFile(otherName, orig, 0o644)
-	if _, _, ok := c.LoadResult(other); ok {
+	if _, _, _, ok := c.LoadResult(other); ok {
 		t.Fatal("another key's entry was taken")
 	}
 	if st := c.Stats(0); st.Corrupt == 0 {
@@ -88,18 +88,18 @@ func TestResultEntries(t *testing.T) {
 	}
 
 	c.maxBytes = 1600
-	big := c.NewResult(c.ResultKey(s, "big"), &unchanged)
+	big := c.NewResult(c.ResultKey(s, "big"), &unchanged, nil)
 	big.Write(make([]byte, c.maxBytes/maxResultShare))
 	big.Write([]byte{0})
 	if big.Commit(0) {
 		t.Fatal("a report over the bound was stored")
 	}
-	d := c.NewResult(c.ResultKey(s, "discarded"), &unchanged)
+	d := c.NewResult(c.ResultKey(s, "discarded"), &unchanged, nil)
 	d.Write([]byte("x"))
 	d.Discard()
 	var changed atomic.Bool
 	changed.Store(true)
-	ch := c.NewResult(c.ResultKey(s, "changed"), &changed)
+	ch := c.NewResult(c.ResultKey(s, "changed"), &changed, nil)
 	ch.Write([]byte("x"))
 	if ch.Commit(0) {
 		t.Fatal("a result was stored for a tree that changed during the run")

@@ -17,6 +17,7 @@ import (
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/results"
 	"github.com/seg-trace/seg/source"
 )
@@ -81,8 +82,13 @@ type Check struct {
 	// Unmatched lists the results cases no test specification claims.
 	Unmatched []results.Case
 
+	// Lock is what seg.lock holds (empty when the tree has none).
+	Lock *pins.Lock
+
 	// only, when set, narrows the requirements shown (Narrow).
 	only func(Requirement) bool
+	// deps are the source files the run read (sources.go).
+	deps string
 }
 
 // Run reads, builds and evaluates the tree. Its error means seg cannot do
@@ -113,8 +119,8 @@ func (t *Tree) parser(o Options) (Parser, func(int) Stats) {
 	}
 }
 
-// finish makes outcomes of the results files, builds the graph and
-// evaluates it.
+// finish makes outcomes of the results files, reads seg.lock and the
+// implementations' source files, builds the graph and evaluates it.
 func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*Check, error) {
 	var diags diag.List
 	for _, f := range parsed {
@@ -125,16 +131,23 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 		return nil, err
 	}
 	diags = append(diags, rs.diags...)
-	g, gdiags := graph.Build(fset, parsed, rs.outcomes, t.Config.Parser)
+	sdiags, deps := t.sources(parsed)
+	diags = append(diags, sdiags...)
+	lock, err := t.readLock(fset)
+	if err != nil {
+		return nil, err
+	}
+	diags = append(diags, lock.Diagnostics...)
+	g, gdiags := graph.BuildPinned(fset, parsed, rs.outcomes, t.Config.Parser, lock.Pins)
 	diags = append(diags, gdiags...)
 	at := evaluate.Day(o.At)
-	res := evaluate.Evaluate(g, at)
+	res := evaluate.EvaluateWith(g, evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays})
 	diags = append(diags, res.Diagnostics...)
 	diags.Sort(fset)
 	return &Check{
 		Root: t.Root, At: at, Config: t.Config, Files: fset, Parsed: parsed,
-		Graph: g, Result: res, Diagnostics: diags,
-		Outcomes: rs.outcomes, Unmatched: rs.unmatched,
+		Graph: g, Result: res, Diagnostics: diags, Lock: lock,
+		Outcomes: rs.outcomes, Unmatched: rs.unmatched, deps: deps,
 	}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -40,13 +41,19 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	}
 	wd, _ := os.Getwd()
 	abs, _ := filepath.Abs(t.Root)
+	// seg.lock is read as it is: a lock that cannot be read is no key
+	// part but an error the run reports.
+	lock, _ := os.ReadFile(filepath.Join(t.Root, pins.FileName))
 	parts = append(parts,
 		"wd", wd, "root", abs,
 		"at", o.At.UTC().Format(time.DateOnly),
 		"config", t.Config.File, string(t.Config.Raw),
-		"needs", t.Config.NeedsFile, string(t.Config.NeedsRaw))
+		"needs", t.Config.NeedsFile, string(t.Config.NeedsRaw),
+		"lock", string(lock))
 	key := o.Cache.ResultKey(sc.tree, parts...)
-	if code, report, ok := o.Cache.LoadResult(key); ok && code <= 1 {
+	// A stored report holds only while the source files its run hashed
+	// (the implementations' :source:) are what they were.
+	if code, report, deps, ok := o.Cache.LoadResult(key); ok && code <= 1 && depsHold(t.Root, string(deps)) {
 		if _, err := w.Write(report); err != nil {
 			return 0, Stats{}, err
 		}
@@ -61,7 +68,7 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	if err != nil {
 		return 0, stats, err
 	}
-	rw := o.Cache.NewResult(key, &cp.changed)
+	rw := o.Cache.NewResult(key, &cp.changed, []byte(c.deps))
 	defer rw.Discard()
 	code, err := render(c, io.MultiWriter(w, rw))
 	if err == nil && code >= 0 && code <= 1 {

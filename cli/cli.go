@@ -37,6 +37,7 @@ usage:
   seg matrix  [ROOT]            the traceability matrix, for review
   seg graph   [ROOT]            the whole graph: nodes, edges, positions, verdicts
   seg import  [ROOT]            write outcomes read from test results as .. outcome:: directives
+  seg review  [ROOT]            the links whose target changed since they were pinned; --accept pins them
   seg init    [ROOT]            write a commented seg.toml; print the pre-commit and CI snippets
   seg version                   print the version
 
@@ -69,6 +70,8 @@ func execute(args []string, stdout, stderr io.Writer) (int, check.Stats) {
 		run = runMatrix
 	case "import":
 		run = runImport
+	case "review":
+		run = runReview
 	case "init":
 		run = func(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 			code, err := runInit(args, stdout, stderr)

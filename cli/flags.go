@@ -24,6 +24,11 @@ type options struct {
 	blame         string
 	minCoverage   float64
 	linkTemplate  string
+	accept        stringList
+	acceptAll     bool
+	prune         bool
+	dryRun        bool
+	diff          bool
 
 	args []string // positional arguments, in order
 }
@@ -69,6 +74,13 @@ func parseFlags(cmd string, args []string, defFormat string, stderr io.Writer) (
 		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
 		fs.StringVar(&o.linkTemplate, "link-template", "", "link `TEMPLATE` with {file} and {line}, e.g. https://host/repo/blob/main/{file}#L{line}")
 	}
+	if cmd == "review" {
+		fs.Var(&o.accept, "accept", "pin every link of the nodes `ID[,ID...]` to its target's current revision (repeatable)")
+		fs.BoolVar(&o.acceptAll, "accept-all", false, "pin every link of the tree (adopting pins)")
+		fs.BoolVar(&o.prune, "prune", false, "drop the pins of links the tree does not have")
+		fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff of seg.lock instead of writing it")
+		fs.BoolVar(&o.diff, "diff", false, "show what changed in each stale link's target, from the git history")
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -108,6 +120,7 @@ var positionalUsage = map[string]string{
 	"matrix":  "[ROOT]",
 	"graph":   "[ROOT]",
 	"import":  "[ROOT]",
+	"review":  "[ROOT]",
 }
 
 // evaluationDate is --at, or today in UTC.

@@ -39,6 +39,16 @@ type Config struct {
 	NeedsFile string
 	NeedsRaw  []byte
 
+	// RequirePins is [review] require-pins: an unpinned link counts as
+	// stale (docs/revisions.md, "Strict review").
+	RequirePins bool
+	// MaxAgeDays is [evidence] max-age-days: the maximum age of every
+	// test's outcomes (0: none).
+	MaxAgeDays int
+	// WaiverWarnDays is [check] waiver_warn_days: how many days before
+	// its expiry a waiver gets expiring-waiver (30 unless set; 0: never).
+	WaiverWarnDays int
+
 	needs      *needsSection     // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
 }
@@ -69,7 +79,29 @@ type fileFormat struct {
 		Witnesses []string `toml:"witnesses"`
 		Config    string   `toml:"config"`
 	} `toml:"results"`
-	Needs *needsSection `toml:"needs"`
+	Needs    *needsSection    `toml:"needs"`
+	Review   *reviewSection   `toml:"review"`
+	Evidence *evidenceSection `toml:"evidence"`
+	Check    *checkSection    `toml:"check"`
+}
+
+// DefaultWaiverWarnDays is how early a waiver's expiry is warned of when
+// seg.toml does not say.
+const DefaultWaiverWarnDays = 30
+
+// checkSection is seg.toml's [check] table.
+type checkSection struct {
+	WaiverWarnDays *int64 `toml:"waiver_warn_days"`
+}
+
+// reviewSection is seg.toml's [review] table (docs/revisions.md).
+type reviewSection struct {
+	RequirePins bool `toml:"require-pins"`
+}
+
+// evidenceSection is seg.toml's [evidence] table.
+type evidenceSection struct {
+	MaxAgeDays *int64 `toml:"max-age-days"`
 }
 
 // Load reads the config: explicit when it is not "", else seg.toml at the
@@ -79,14 +111,14 @@ func Load(root, explicit string) (*Config, error) {
 	if path == "" {
 		path = filepath.Join(root, FileName)
 		if !present(path) {
-			c := &Config{Parser: parser.DefaultConfig()}
+			c := &Config{Parser: parser.DefaultConfig(), WaiverWarnDays: DefaultWaiverWarnDays}
 			if err := loadNeeds(root, c); err != nil {
 				return nil, err
 			}
 			return c, nil
 		}
 	}
-	data, err := readFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read config: %v", err)}
 	}
@@ -114,10 +146,27 @@ func Parse(name string, data []byte) (*Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0]
 		return nil, &Error{File: name, Line: lineOfKey(data, key[len(key)-1]),
-			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs])", key.String())}
+			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], [review], [evidence], [check])", key.String())}
 	}
 	pc := parser.DefaultConfig()
-	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}}
+	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays}
+	if f.Check != nil && f.Check.WaiverWarnDays != nil {
+		d := *f.Check.WaiverWarnDays
+		if d < 0 || d > 1<<20 {
+			return nil, &Error{File: name, Line: lineOfKey(data, "waiver_warn_days"), Msg: fmt.Sprintf("[check] waiver_warn_days must be a whole number of days, 0 or more, not %d", d)}
+		}
+		c.WaiverWarnDays = int(d)
+	}
+	if f.Review != nil {
+		c.RequirePins = f.Review.RequirePins
+	}
+	if f.Evidence != nil && f.Evidence.MaxAgeDays != nil {
+		d := *f.Evidence.MaxAgeDays
+		if d < 1 || d > 1<<20 {
+			return nil, &Error{File: name, Line: lineOfKey(data, "max-age-days"), Msg: fmt.Sprintf("[evidence] max-age-days must be a positive whole number of days, not %d", d)}
+		}
+		c.MaxAgeDays = int(d)
+	}
 	if f.IDPattern != nil {
 		re, err := regexp.Compile(*f.IDPattern)
 		if err != nil {

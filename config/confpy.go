@@ -52,7 +52,7 @@ type confPyNeeds struct {
 // or returns nil when it does not load sphinx-needs. A setting seg needs
 // and cannot know without running Python is an error naming its line.
 func readConfPyNeeds(path string) (*confPyNeeds, error) {
-	data, err := readFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}

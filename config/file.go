@@ -8,13 +8,13 @@ import (
 	"os"
 )
 
-// readFile reads a config file seg was given or found. Only a regular file
+// ReadFile reads a config file seg was given or found (seg.lock too). Only a regular file
 // is read: a FIFO or a device as seg.toml would block seg or never end,
 // and a link to a missing file is a config seg cannot read, not an absent
 // one. The file is opened without blocking, so a FIFO put in its place
 // after the check cannot hang seg either. The error is the bare reason;
 // the caller names the file.
-func readFile(path string) ([]byte, error) {
+func ReadFile(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if to, lerr := os.Readlink(path); lerr == nil && errors.Is(err, fs.ErrNotExist) {

@@ -151,7 +151,7 @@ func loadNeeds(root string, c *Config) error {
 	}
 	if readTOML {
 		var err error
-		data, err = readFile(path)
+		data, err = ReadFile(path)
 		if err != nil {
 			return &Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
 		}

@@ -89,6 +89,14 @@ type Result struct {
 	// testFacts holds, while Evaluate runs, each test's outcomes as
 	// reasons (rules.go).
 	testFacts []*testFacts
+	eval      *evaluation // while Evaluate runs
+	opts      Options
+}
+
+// LinkState says whether the link e of g was written in still holds at
+// this evaluation: current, stale or (strict review) unreviewed.
+func (r *Result) LinkState(g *graph.Graph, e *graph.Edge) LinkState {
+	return newEvaluation(g, r.opts).LinkState(e)
 }
 
 // Verdict returns the verdict of requirement n.
@@ -115,15 +123,20 @@ func Day(t time.Time) time.Time {
 }
 
 // Evaluate decides every requirement of g at the evaluation date at (only
-// its UTC date counts). Its cost is linear in nodes plus edges.
+// its UTC date counts), with no maximum age and no strict review.
 func Evaluate(g *graph.Graph, at time.Time) *Result {
-	at = Day(at)
-	r := &Result{At: at, byNode: make([]int32, g.Len()), tests: make([][]OutcomeEvidence, g.Len())}
+	return EvaluateWith(g, Options{At: at})
+}
+
+// EvaluateWith decides every requirement of g. Its cost is linear in nodes
+// plus edges.
+func EvaluateWith(g *graph.Graph, o Options) *Result {
+	e := newEvaluation(g, o)
+	r := &Result{At: e.at, byNode: make([]int32, g.Len()), tests: make([][]OutcomeEvidence, g.Len()), eval: e, opts: e.opts}
 	for i := range r.byNode {
 		r.byNode[i] = -1
 	}
-	e := newEvaluation(g, at)
-	r.Diagnostics = e.waiverDiagnostics()
+	r.Diagnostics = append(e.waiverDiagnostics(), e.linkDiagnostics()...)
 	r.Diagnostics.Sort(g.Files())
 	for n := range g.Nodes() {
 		switch {
@@ -143,7 +156,7 @@ func Evaluate(g *graph.Graph, at time.Time) *Result {
 			r.nonLeaf(g, n, v)
 		}
 	}
-	r.testFacts = nil
+	r.testFacts, r.eval = nil, nil
 	r.statuses(g)
 	return r
 }

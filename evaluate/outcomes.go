@@ -32,8 +32,10 @@ const (
 	// Skipped: a confirming outcome that was skipped: no evidence either
 	// way.
 	Skipped
-	// Excluded: not a confirming outcome of the test (Why says why); it
-	// is listed, and counts for nothing.
+	// Excluded: not evidence for the test at this evaluation (Why says
+	// why: it witnesses no implementation, its test or implementation
+	// changed since, it is dated in the future or too old); it is listed,
+	// and counts for nothing.
 	Excluded
 )
 
@@ -57,12 +59,15 @@ func (s Standing) Blocks() bool { return s == Against || s == Invalid }
 type OutcomeEvidence struct {
 	Outcome  *graph.Node
 	Standing Standing
-	// Why is the reason code of an Excluded outcome.
-	Why *diag.Code
+	// Why is the reason code of an Excluded outcome, and Detail what the
+	// reason says of it ("it witnesses no implementation").
+	Why    *diag.Code
+	Detail string
 	// Waiver is the waiver in force that excuses it (Excused), else nil.
 	Waiver *graph.Node
-	// Waivers are every waiver that names the outcome, in ID order, each
-	// with whether it is in force at the evaluation date.
+	// Waivers are every waiver that names the outcome for this test
+	// (directly, or through the test and its :cases:), in ID order, each
+	// with whether it is in force and, when not, why.
 	Waivers []WaiverEvidence
 }
 
@@ -70,44 +75,103 @@ type OutcomeEvidence struct {
 type WaiverEvidence struct {
 	Waiver  *graph.Node
 	InForce bool
+	// Why is the code of what keeps it from excusing: expired-waiver,
+	// stale-waiver, future-evidence, unreviewed-link or invalid-waiver.
+	Why *diag.Code
 }
 
-// evaluation is what one Evaluate call knows besides the graph: the date.
+// Options are what an evaluation takes besides the graph.
+type Options struct {
+	// At is the evaluation date; only its UTC day counts.
+	At time.Time
+	// MaxAgeDays is the maximum age, in days, of every test's outcomes
+	// (seg.toml's [evidence] max-age-days; 0 for none). A test's own
+	// :max-age: replaces it.
+	MaxAgeDays int
+	// RequirePins is strict review ([review] require-pins): a link
+	// without a pin counts as stale.
+	RequirePins bool
+	// WaiverWarnDays is how many days before its expiry a waiver in force
+	// gets expiring-waiver ([check] waiver_warn_days, 30 unless set); 0
+	// for no warning.
+	WaiverWarnDays int
+}
+
+// evaluation is what one Evaluate call knows besides the graph.
 type evaluation struct {
-	g  *graph.Graph
-	at time.Time
+	g    *graph.Graph
+	at   time.Time
+	opts Options
 }
 
-func newEvaluation(g *graph.Graph, at time.Time) *evaluation {
-	return &evaluation{g: g, at: at}
+func newEvaluation(g *graph.Graph, o Options) *evaluation {
+	return &evaluation{g: g, at: Day(o.At), opts: o}
 }
 
-// inForce reports whether waiver w excuses anything at the evaluation
-// date: a waiver without :expires: does not expire; one whose :expires:
-// is not a valid date excuses nothing; one whose date is earlier than the
-// evaluation date has expired (on the date itself it still holds).
-func (e *evaluation) inForce(w *graph.Node) bool {
-	if !w.HasExpires() {
-		return true
+// waiverStanding says whether waiver w excuses anything at the evaluation
+// date, whatever it names: why is nil when it does, else the code of what
+// keeps it from excusing. A waiver with an error on it excuses nothing (so
+// does one whose :expires: or :date: cannot be read); one without
+// :expires: does not expire; one whose date is earlier than the
+// evaluation date has expired (on the date itself it still holds); one
+// dated after the evaluation date was not granted yet.
+func (e *evaluation) waiverStanding(w *graph.Node) (why *diag.Code) {
+	switch day, has, ok := w.Date(); {
+	case w.Broken() || w.HasExpires() && !w.ExpiresValid() || has && !ok:
+		return ReasonInvalidWaiver
+	case w.HasExpires() && w.Expires().Before(e.at):
+		return CodeExpiredWaiver
+	case has && day.After(e.at):
+		return ReasonFutureEvidence
 	}
-	return w.ExpiresValid() && !w.Expires().Before(e.at)
+	return nil
 }
 
-// waiverDiagnostics are the expired-waiver warnings.
+// waiverDiagnostics are the expired-waiver and expiring-waiver warnings.
 func (e *evaluation) waiverDiagnostics() diag.List {
 	var out diag.List
 	for n := range e.g.Nodes() {
-		if n.Kind() != parser.Waiver || !n.HasExpires() || !n.ExpiresValid() || e.inForce(n) {
+		if n.Kind() != parser.Waiver || !n.HasExpires() || !n.ExpiresValid() {
 			continue
 		}
-		out = append(out, diag.Diagnostic{
-			Code:    CodeExpiredWaiver,
-			Message: fmt.Sprintf("waiver %q expired on %s", n.ID(), n.ExpiresText()),
-			Detail:  fmt.Sprintf("Its :expires: date is before the evaluation date %s, so it excuses nothing. Renew it with a new date or fix what it excused.", e.at.Format(time.DateOnly)),
-			Span:    source.At(n.Pos()),
-		})
+		left := daysBetween(e.at, n.Expires())
+		switch {
+		case left < 0:
+			out = append(out, diag.Diagnostic{
+				Code:    CodeExpiredWaiver,
+				Message: fmt.Sprintf("waiver %q expired on %s", n.ID(), n.ExpiresText()),
+				Detail:  fmt.Sprintf("Its :expires: date is before the evaluation date %s, so it excuses nothing. Renew it with a new date or fix what it excused.", e.at.Format(time.DateOnly)),
+				Span:    source.At(n.Pos()),
+			})
+		case e.opts.WaiverWarnDays > 0 && left <= e.opts.WaiverWarnDays && e.waiverStanding(n) == nil:
+			when := "in " + plural(left, "day")
+			if left == 0 {
+				when = "today"
+			}
+			out = append(out, diag.Diagnostic{
+				Code:    CodeExpiringWaiver,
+				Message: fmt.Sprintf("waiver %q expires on %s, %s", n.ID(), n.ExpiresText(), when),
+				Detail:  fmt.Sprintf("After %s it excuses nothing. Fix what it excuses, or renew it with a later date ([check] waiver_warn_days sets how early this warning comes; %d days now).", n.ExpiresText(), e.opts.WaiverWarnDays),
+				Span:    source.At(n.Pos()),
+			})
+		}
 	}
 	return out
+}
+
+// CodeExpiringWaiver warns of a waiver's debt before it falls due.
+var CodeExpiringWaiver = diag.NewWarning("expiring-waiver", "a waiver in force that expires within [check] waiver_warn_days of the evaluation date")
+
+// daysBetween is the number of whole days from a to b (both UTC days).
+func daysBetween(a, b time.Time) int {
+	return int(b.Sub(a).Hours() / 24)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // outcomes says how every outcome that confirms test t stands, each once,
@@ -115,42 +179,165 @@ func (e *evaluation) waiverDiagnostics() diag.List {
 func (e *evaluation) outcomes(t *graph.Node) []OutcomeEvidence {
 	g := e.g
 	var out []OutcomeEvidence
-	last := -1
-	for c := range g.In(t, graph.Confirms) {
-		o := g.From(c)
-		if o.Index() == last {
-			continue // the same outcome listed twice in :confirms:
+	var confirms []*graph.Edge
+	flush := func() {
+		if len(confirms) > 0 {
+			out = append(out, e.outcome(t, g.From(confirms[0]), confirms))
+			confirms = confirms[:0]
 		}
-		last = o.Index()
-		ev := OutcomeEvidence{Outcome: o}
-		for x := range g.In(o, graph.Excuses) {
-			w := g.From(x)
-			in := e.inForce(w)
-			ev.Waivers = append(ev.Waivers, WaiverEvidence{Waiver: w, InForce: in})
-			if in && ev.Waiver == nil {
-				ev.Waiver = w
+	}
+	for c := range g.In(t, graph.Confirms) {
+		if len(confirms) > 0 && g.From(confirms[0]) != g.From(c) {
+			flush()
+		}
+		confirms = append(confirms, c) // the same outcome may list t twice
+	}
+	flush()
+	return out
+}
+
+// outcome decides how outcome o stands for test t, which it confirms
+// through the edges confirms. Bad input is never excluded: it counts
+// against. Then an outcome is excluded when it is dated after the
+// evaluation date, witnesses no current implementation, confirms a test
+// that changed since, or is older than the test's maximum age (or
+// undated where one applies).
+func (e *evaluation) outcome(t, o *graph.Node, confirms []*graph.Edge) OutcomeEvidence {
+	g := e.g
+	ev := OutcomeEvidence{Outcome: o}
+	for _, w := range g.Waivers(o, t) {
+		we := WaiverEvidence{Waiver: w, Why: e.waiverStanding(w)}
+		if we.Why == nil {
+			we.Why = e.excusesState(w, o, t)
+		}
+		we.InForce = we.Why == nil
+		ev.Waivers = append(ev.Waivers, we)
+		if we.InForce && ev.Waiver == nil {
+			ev.Waiver = w
+		}
+	}
+	exclude := func(why *diag.Code, format string, args ...any) OutcomeEvidence {
+		ev.Standing, ev.Why, ev.Detail, ev.Waiver = Excluded, why, fmt.Sprintf(format, args...), nil
+		return ev
+	}
+	r := o.Result()
+	if o.Broken() || r == graph.ResultInvalid {
+		ev.Standing, ev.Waiver = Invalid, nil
+		return ev
+	}
+	day, dated := e.outcomeDate(o)
+	if dated && day.After(e.at) {
+		return exclude(ReasonFutureEvidence, "it is dated %s, after the evaluation date", day.Format(time.DateOnly))
+	}
+	if why, detail := e.witnessed(o); why != nil {
+		return exclude(why, "%s", detail)
+	}
+	for _, c := range confirms {
+		switch e.LinkState(c) {
+		case Stale:
+			return exclude(ReasonStaleEvidence, "test %q changed since it was observed (its confirms link is stale)", t.ID())
+		case Unreviewed:
+			return exclude(ReasonUnreviewedEvidence, "its confirms link to test %q has no pin (strict review)", t.ID())
+		}
+	}
+	// A maximum age: the test's own :max-age:, else [evidence]
+	// max-age-days. Exactly that many days old still counts.
+	days, own := t.MaxAge()
+	if own && days == 0 {
+		return exclude(ReasonExpiredEvidence, "test %q's :max-age: cannot be read", t.ID())
+	}
+	whose := fmt.Sprintf("test %q's", t.ID())
+	if !own {
+		days, whose = e.opts.MaxAgeDays, "the"
+	}
+	if days > 0 && !dated {
+		return exclude(ReasonUndatedEvidence, "it has no :date:, and %s maximum age is %s", whose, plural(days, "day"))
+	}
+	if age := daysBetween(day, e.at); days > 0 && age > days {
+		return exclude(ReasonExpiredEvidence, "it is %s old, over %s maximum age of %s", plural(age, "day"), whose, plural(days, "day"))
+	}
+	switch {
+	case r == graph.Skipped:
+		ev.Standing = Skipped
+	case r == graph.Passed:
+		ev.Standing = Counted
+	case ev.Waiver != nil:
+		ev.Standing = Excused
+	default:
+		ev.Standing = Against
+	}
+	if ev.Standing != Excused {
+		ev.Waiver = nil
+	}
+	return ev
+}
+
+// outcomeDate is the day an outcome was observed: its :date:, or for an
+// outcome made from a results file without a time, the evaluation date
+// (it is an observation of the tree as it is). dated is false for a
+// hand-written outcome without :date:.
+func (e *evaluation) outcomeDate(o *graph.Node) (day time.Time, dated bool) {
+	if d, has, ok := o.Date(); has && ok {
+		return d, true
+	}
+	if o.FromResults() {
+		return e.at, true
+	}
+	return time.Time{}, false
+}
+
+// witnessed says why an outcome is no confirming outcome for want of a
+// witness (SEG-SREQ-355): none when one of its witnesses links is
+// current; stale-evidence when the implementations it witnessed changed
+// since; unreviewed-evidence when, under strict review, none is pinned;
+// outcome-unwitnessed when it names none.
+func (e *evaluation) witnessed(o *graph.Node) (*diag.Code, string) {
+	g := e.g
+	var why *diag.Code
+	detail := "it witnesses no implementation"
+	for w := range g.Out(o, graph.Witnesses) {
+		switch e.LinkState(w) {
+		case Current:
+			return nil, ""
+		case Stale:
+			why, detail = ReasonStaleEvidence, fmt.Sprintf("implementation %q changed since it was observed (its witnesses link is stale)", g.To(w).ID())
+		case Unreviewed:
+			if why == nil {
+				why, detail = ReasonUnreviewedEvidence, fmt.Sprintf("its witnesses link to %q has no pin (strict review)", g.To(w).ID())
 			}
 		}
-		switch r := o.Result(); {
-		case o.Broken() || r == graph.ResultInvalid:
-			ev.Standing = Invalid
-		case !g.HasOut(o, graph.Witnesses):
-			ev.Standing, ev.Why = Excluded, ReasonOutcomeUnwitnessed
-		case r == graph.Skipped:
-			ev.Standing = Skipped
-		case r == graph.Passed:
-			ev.Standing = Counted
-		case ev.Waiver != nil:
-			ev.Standing = Excused
-		default:
-			ev.Standing = Against
-		}
-		if ev.Standing != Excused {
-			ev.Waiver = nil
-		}
-		out = append(out, ev)
 	}
-	return out
+	if why == nil {
+		why = ReasonOutcomeUnwitnessed
+	}
+	return why, detail
+}
+
+// excusesState says whether waiver w's link to outcome o (or to test t,
+// when w covers o through it) holds: nil when one does, else stale-waiver
+// or unreviewed-link.
+func (e *evaluation) excusesState(w, o, t *graph.Node) *diag.Code {
+	g := e.g
+	var why *diag.Code
+	for x := range g.Out(w, graph.Excuses) {
+		if to := g.To(x); to != o && to != t {
+			continue
+		}
+		switch e.LinkState(x) {
+		case Current:
+			return nil
+		case Stale:
+			why = ReasonStaleWaiver
+		case Unreviewed:
+			if why == nil {
+				why = CodeUnreviewedLink
+			}
+		}
+	}
+	if why == nil {
+		why = ReasonStaleWaiver
+	}
+	return why
 }
 
 // testFacts is what a test's outcomes say, as reasons: the count of
@@ -172,7 +359,7 @@ func facts(g *graph.Graph, t *graph.Node, outcomes []OutcomeEvidence) *testFacts
 		}
 		switch ev.Standing {
 		case Excluded:
-			f.notes = append(f.notes, at(ev.Why, false, "%s of test %q is excluded: it witnesses no implementation", label, t.ID()))
+			f.notes = append(f.notes, at(ev.Why, false, "%s of test %q is excluded: %s", label, t.ID(), ev.Detail))
 		case Skipped:
 			f.notes = append(f.notes, at(ReasonOutcomeSkipped, false, "%s of test %q was skipped: no evidence either way", label, t.ID()))
 		case Counted:
@@ -208,39 +395,58 @@ func outcomeLabel(o *graph.Node) string {
 }
 
 // lapsedWaivers names the waivers that would have excused an outcome but
-// are not in force.
+// do not, and why.
 func lapsedWaivers(ws []WaiverEvidence) string {
 	var parts []string
 	for _, w := range ws {
-		switch {
-		case w.InForce:
-		case w.Waiver.ExpiresValid():
-			parts = append(parts, fmt.Sprintf("waiver %q expired on %s", w.Waiver.ID(), w.Waiver.ExpiresText()))
-		default:
-			parts = append(parts, fmt.Sprintf("waiver %q has an invalid :expires: date", w.Waiver.ID()))
+		if w.InForce {
+			continue
 		}
+		parts = append(parts, WaiverLapse(w))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// WaiverLapse says why a waiver does not excuse an outcome.
+func WaiverLapse(w WaiverEvidence) string {
+	id := w.Waiver.ID()
+	switch w.Why {
+	case CodeExpiredWaiver:
+		return fmt.Sprintf("waiver %q expired on %s", id, w.Waiver.ExpiresText())
+	case ReasonStaleWaiver:
+		return fmt.Sprintf("waiver %q was granted for another revision of what it excuses (its excuses link is stale)", id)
+	case CodeUnreviewedLink:
+		return fmt.Sprintf("waiver %q's excuses link has no pin (strict review)", id)
+	case ReasonFutureEvidence:
+		d, _, _ := w.Waiver.Date()
+		return fmt.Sprintf("waiver %q is dated %s, after the evaluation date", id, d.Format(time.DateOnly))
+	}
+	if w.Waiver.HasExpires() && !w.Waiver.ExpiresValid() {
+		return fmt.Sprintf("waiver %q has an invalid :expires: date", id)
+	}
+	return fmt.Sprintf("waiver %q has an error in its directive", id)
 }
 
 // whyNone says what became of a test's outcomes when none counted, so a
 // reader sees at once that, say, a results file was given no witness.
 func (f *testFacts) whyNone() string {
-	unwitnessed, skipped := 0, 0
+	counts := map[*diag.Code]int{}
 	for _, n := range f.notes {
-		switch n.Code {
-		case ReasonOutcomeUnwitnessed:
-			unwitnessed++
-		case ReasonOutcomeSkipped:
-			skipped++
-		}
+		counts[n.Code]++
 	}
 	var parts []string
-	if unwitnessed > 0 {
-		parts = append(parts, fmt.Sprintf("%d excluded because they witness no implementation", unwitnessed))
-	}
-	if skipped > 0 {
-		parts = append(parts, fmt.Sprintf("%d skipped", skipped))
+	for _, c := range []*diag.Code{ReasonOutcomeUnwitnessed, ReasonOutcomeSkipped, ReasonStaleEvidence,
+		ReasonUnreviewedEvidence, ReasonFutureEvidence, ReasonExpiredEvidence, ReasonUndatedEvidence} {
+		n := counts[c]
+		switch {
+		case n == 0:
+		case c == ReasonOutcomeUnwitnessed:
+			parts = append(parts, fmt.Sprintf("%d excluded because they witness no implementation", n))
+		case c == ReasonOutcomeSkipped:
+			parts = append(parts, fmt.Sprintf("%d skipped", n))
+		default:
+			parts = append(parts, fmt.Sprintf("%d excluded (%s)", n, c))
+		}
 	}
 	if len(parts) == 0 {
 		return ": it has no outcomes"

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/seg-trace/seg/graph"
@@ -16,12 +17,13 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 	last := -1 // edges arrive sorted by their test, so repeats are adjacent
 	for _, te := range v.Verifies {
 		e, t := te.Edge, te.Node
-		if e.Active() {
+		if ok, why := r.eval.active(e); ok {
 			activeV = true
 		} else {
-			inactive = append(inactive, fmt.Sprintf("%q (%s)", t.ID(), e.State()))
-			notes = append(notes, Reason{Code: ReasonInactiveEdge, Pos: e.Pos(), Subject: t.ID(),
-				Message: fmt.Sprintf("verifies edge from test %q is %s; its outcomes still count", t.ID(), e.State())})
+			state := r.eval.stateWord(e)
+			inactive = append(inactive, fmt.Sprintf("%q (%s)", t.ID(), state))
+			notes = append(notes, Reason{Code: why, Pos: e.Pos(), Subject: t.ID(),
+				Message: fmt.Sprintf("verifies edge from test %q is %s; its outcomes still count", t.ID(), state)})
 		}
 		if t.Index() == last {
 			continue
@@ -35,12 +37,14 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 		blocking = append(blocking, f.bad...)
 		notes = append(notes, f.notes...)
 	}
+	var inactiveI []string
 	for _, l := range v.Implements {
-		if l.Edge.Active() {
+		if ok, why := r.eval.active(l.Edge); ok {
 			activeI = true
 		} else {
-			notes = append(notes, Reason{Code: ReasonInactiveEdge, Pos: l.Edge.Pos(), Subject: l.Node.ID(),
-				Message: fmt.Sprintf("implements edge from %q is %s", l.Node.ID(), l.Edge.State())})
+			inactiveI = append(inactiveI, fmt.Sprintf("%q (%s)", l.Node.ID(), r.eval.stateWord(l.Edge)))
+			notes = append(notes, Reason{Code: why, Pos: l.Edge.Pos(), Subject: l.Node.ID(),
+				Message: fmt.Sprintf("implements edge from %q is %s", l.Node.ID(), r.eval.stateWord(l.Edge))})
 		}
 	}
 	var clauses []Reason
@@ -52,8 +56,11 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 		clauses = append(clauses, Reason{Code: ReasonNoActiveVerifies, Pos: n.Pos(), Subject: n.ID(), Blocking: true, Message: msg})
 	}
 	if !activeI {
-		clauses = append(clauses, Reason{Code: ReasonNoActiveImplements, Pos: n.Pos(), Subject: n.ID(), Blocking: true,
-			Message: "no active implements edge: no implementation implements it"})
+		msg := "no active implements edge: no implementation implements it"
+		if len(inactiveI) > 0 {
+			msg = "no active implements edge: only " + strings.Join(slices.Compact(inactiveI), ", ")
+		}
+		clauses = append(clauses, Reason{Code: ReasonNoActiveImplements, Pos: n.Pos(), Subject: n.ID(), Blocking: true, Message: msg})
 	}
 	blocking = append(clauses, blocking...)
 	v.Satisfied = len(blocking) == 0
@@ -102,9 +109,9 @@ func (r *Result) nonLeaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 	}
 	ownOutcomes := 0
 	inactive := func(kind graph.EdgeType, l Link) {
-		if !l.Edge.Active() {
-			blocking = append(blocking, Reason{Code: ReasonInactiveEdge, Pos: l.Edge.Pos(), Subject: l.Node.ID(), Blocking: true,
-				Message: fmt.Sprintf("%s edge from %q is %s; a non-leaf needs every such edge active", kind, l.Node.ID(), l.Edge.State())})
+		if ok, why := r.eval.active(l.Edge); !ok {
+			blocking = append(blocking, Reason{Code: why, Pos: l.Edge.Pos(), Subject: l.Node.ID(), Blocking: true,
+				Message: fmt.Sprintf("%s edge from %q is %s; a non-leaf needs every such edge active", kind, l.Node.ID(), r.eval.stateWord(l.Edge))})
 		}
 	}
 	for _, te := range v.Verifies {

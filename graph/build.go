@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -23,6 +25,12 @@ import (
 // the project and seg.toml's mapping say (docs/sphinx-needs.md); a nil cfg
 // is the default configuration.
 func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config) (*Graph, diag.List) {
+	return BuildPinned(fset, files, extra, cfg, nil)
+}
+
+// BuildPinned is Build with the pins of seg.lock: every edge gets the pin
+// of its link, and a pin whose link the tree does not have is orphan-pin.
+func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin) (*Graph, diag.List) {
 	var src []*parser.Node
 	for _, f := range files {
 		for i := range f.Nodes {
@@ -45,10 +53,10 @@ func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg 
 			}
 		}
 	}
-	return build(fset, src, needs, parents)
+	return build(fset, src, needs, parents, lock)
 }
 
-func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]string) (*Graph, diag.List) {
+func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]string, lock []pins.Pin) (*Graph, diag.List) {
 	b := &builder{needs: needs, files: fset}
 	// A node without an ID was already reported by the parser; nothing can
 	// link to it, so it stays out of the graph.
@@ -147,6 +155,7 @@ func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parent
 		return fset.Compare(x.pos, y.pos)
 	})
 	g.adjacency()
+	b.attachPins(lock)
 
 	b.cycles()
 	b.warnings()
@@ -269,6 +278,9 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.title = n.Title
 	g.pos = n.Pos
 	g.broken = n.Broken
+	g.revision = n.Revision
+	g.fromResults = n.FromResults
+	g.caseNames = n.CaseNames
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts
@@ -289,6 +301,21 @@ func initNode(g *Node, index int, n *parser.Node) {
 			g.sources = o.Value
 		case n.Kind == parser.Test && o.Name == "cases":
 			g.cases = o.Value
+		case n.Kind == parser.Test && o.Name == "max-age":
+			g.hasMaxAge = true
+			if d, err := strconv.Atoi(strings.TrimSpace(o.Value)); err == nil && d > 0 {
+				g.maxAge = d
+			}
+		case (n.Kind == parser.Outcome || n.Kind == parser.Waiver) && o.Name == "date":
+			g.hasDate = true
+			if t, err := time.Parse(time.DateOnly, strings.TrimSpace(o.Value)); err == nil {
+				g.date, g.dateOK = t, true
+			}
+		case n.Kind == parser.Waiver && o.Name == "cases":
+			g.casesPos = o.Pos
+			for _, l := range o.Links {
+				g.waiverCases = append(g.waiverCases, l.ID)
+			}
 		case o.Links != nil:
 			// a link option (of a need: every link type of the project)
 		default:
@@ -357,10 +384,14 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 				continue
 			}
 			target := &g.nodes[to]
-			if target.kind != spec.target {
+			if target.kind != spec.target && (spec.also == 0 || target.kind != spec.also) {
+				want := kindPhrase(spec.target)
+				if spec.also != 0 {
+					want += " or " + kindPhrase(spec.also)
+				}
 				b.diag(diag.Diagnostic{
 					Code:    CodeWrongKind,
-					Message: fmt.Sprintf(":%s: must name a %s, but %q is a %s", o.Name, spec.target, l.ID, target.kind),
+					Message: fmt.Sprintf(":%s: must name %s, but %q is %s", o.Name, want, l.ID, kindPhrase(target.kind)),
 					Detail:  "A link to a node of the wrong kind adds no edge.",
 					Span:    l.Span,
 					Related: []diag.Related{{Span: source.At(target.pos), Message: fmt.Sprintf("%q is defined here", l.ID)}},
@@ -402,22 +433,7 @@ func (b *builder) warnings() {
 				})
 			}
 		case parser.Waiver:
-			used := false
-			for e := range g.Out(n, Excuses) {
-				switch g.nodes[e.to].result {
-				case Passed, Skipped:
-				default:
-					used = true
-				}
-			}
-			if !used {
-				b.diag(diag.Diagnostic{
-					Code:    CodeUnusedWaiver,
-					Message: fmt.Sprintf("waiver %q excuses no failed outcome", n.id),
-					Detail:  "Every outcome this waiver names passed or was skipped, so it excuses nothing. Remove it, or point it at the outcome it was written for.",
-					Span:    source.At(n.pos),
-				})
-			}
+			b.waiverWarnings(n)
 		case parser.Test:
 			if !g.HasOut(n, Verifies) {
 				b.diag(diag.Diagnostic{

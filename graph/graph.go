@@ -9,10 +9,12 @@ package graph
 
 import (
 	"iter"
+	"strings"
 	"time"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -67,13 +69,26 @@ var edgeSpec = map[string]struct {
 	typ    EdgeType
 	from   parser.Kind
 	target parser.Kind
+	// also is a second kind the link may name (a waiver excuses an
+	// outcome, or a test specification's outcomes).
+	also parser.Kind
 }{
-	"refines":    {Refines, parser.Requirement, parser.Requirement},
-	"verifies":   {Verifies, parser.Test, parser.Requirement},
-	"implements": {Implements, parser.Implementation, parser.Requirement},
-	"confirms":   {Confirms, parser.Outcome, parser.Test},
-	"witnesses":  {Witnesses, parser.Outcome, parser.Implementation},
-	"excuses":    {Excuses, parser.Waiver, parser.Outcome},
+	"refines":    {Refines, parser.Requirement, parser.Requirement, 0},
+	"verifies":   {Verifies, parser.Test, parser.Requirement, 0},
+	"implements": {Implements, parser.Implementation, parser.Requirement, 0},
+	"confirms":   {Confirms, parser.Outcome, parser.Test, 0},
+	"witnesses":  {Witnesses, parser.Outcome, parser.Implementation, 0},
+	"excuses":    {Excuses, parser.Waiver, parser.Outcome, parser.Test},
+}
+
+// kindPhrase names a kind with its article: "a requirement", "an
+// outcome".
+func kindPhrase(k parser.Kind) string {
+	s := k.String()
+	if strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 // Result is an outcome's :result:.
@@ -146,7 +161,21 @@ type Node struct {
 	parent string
 	// broken: an error diagnostic is about the node itself (its options,
 	// its ID, one of its link entries)
-	broken bool
+	broken   bool
+	revision uint64
+	// outcome and waiver: :date:
+	date    time.Time
+	hasDate bool
+	dateOK  bool
+	// test: :max-age:, in days (0 when absent or invalid)
+	maxAge    int
+	hasMaxAge bool
+	// waiver: its :cases: patterns, and where they are written
+	waiverCases []string
+	casesPos    source.Pos
+	// outcome from a results file, and the names of its case
+	fromResults bool
+	caseNames   []string
 
 	in, out []int32 // indices into Graph.edges
 }
@@ -176,6 +205,29 @@ func (n *Node) InDegree() int       { return len(n.in) }
 func (n *Node) OutDegree() int      { return len(n.out) }
 func (n *Node) String() string      { return n.id }
 func (n *Node) IsRequirement() bool { return n.kind == parser.Requirement }
+
+// Revision is the fingerprint of what the node says (parser/revision.go;
+// an implementation's includes its :source: files).
+func (n *Node) Revision() uint64 { return n.revision }
+
+// Date is an outcome's or waiver's :date: (the day it was observed or
+// granted): has reports that one is written, ok that it is a valid date.
+func (n *Node) Date() (day time.Time, has, ok bool) { return n.date, n.hasDate, n.dateOK }
+
+// MaxAge is a test's :max-age: in days: has reports that one is written,
+// and days is 0 when it is not a positive whole number.
+func (n *Node) MaxAge() (days int, has bool) { return n.maxAge, n.hasMaxAge }
+
+// WaiverCases are a waiver's :cases: patterns (nil when it has none).
+func (n *Node) WaiverCases() []string { return append([]string(nil), n.waiverCases...) }
+
+// FromResults reports whether the node is an outcome made from a test
+// results file.
+func (n *Node) FromResults() bool { return n.fromResults }
+
+// CaseNames are the names of the results case an outcome was made from
+// (nil for a hand-written outcome).
+func (n *Node) CaseNames() []string { return append([]string(nil), n.caseNames...) }
 
 // Broken reports whether an error diagnostic is about the node itself: an
 // option or value of it, its ID, or one of its link entries. Such an
@@ -207,6 +259,7 @@ type Edge struct {
 	// a whole Span would double the size of the graph's largest array.
 	pos   source.Pos
 	width int32
+	pin   int32      // index in Graph.pins + 1; 0 for none
 	x     *edgeExtra // nil for an edge of seg's own link options
 }
 
@@ -270,9 +323,11 @@ type Graph struct {
 	order  []int32 // requirements, refining children before their parents
 	cyclic []bool  // by node index: on a refinement cycle
 
-	open  []OpenLink    // link entries that made no edge, in (from, position) order
-	needs *parser.Needs // the sphinx-needs project, nil when none
-	files *source.FileSet
+	open    []OpenLink    // link entries that made no edge, in (from, position) order
+	needs   *parser.Needs // the sphinx-needs project, nil when none
+	files   *source.FileSet
+	pins    []Pin
+	orphans []pins.Pin // seg.lock pins whose link the tree lacks
 }
 
 // Files is the FileSet every position of the graph resolves against.

@@ -58,6 +58,13 @@ func (s *suggester) closest(id string, want parser.Kind) string {
 	return best
 }
 
+// Closest is the defined ID closest to a mistyped one (a case-only
+// difference first), or "" when none is close: the one "did you mean" of
+// every command that takes an ID.
+func (g *Graph) Closest(id string) string {
+	return newSuggester(g).closest(id, ^parser.Kind(0)) // no kind is wanted over another
+}
+
 // editDistance is the Levenshtein distance between a and b, or limit+1 as
 // soon as it is known to exceed limit.
 func editDistance(a, b string, limit int) int {
@@ -87,7 +94,3 @@ func editDistance(a, b string, limit int) int {
 	}
 	return prev[len(b)]
 }
-
-// EditDistance is exported for the parser-independent "did you mean" of
-// other packages (option names, CLI words).
-func EditDistance(a, b string, limit int) int { return editDistance(a, b, limit) }

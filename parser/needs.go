@@ -389,15 +389,6 @@ func (n *Needs) Fingerprint() string {
 	return fmt.Sprintf("needs id_required=%v id_pattern=%q\n%s", n.IDRequired, pat, strings.Join(parts, "\n"))
 }
 
-// isLink says which options of the node being built hold links: a need's
-// link types, or its kind's link options.
-func (b *builder) isLink(k Kind) func(string) bool {
-	if b.need != nil {
-		return func(name string) bool { return b.cfg.Needs.Link(name) != nil }
-	}
-	return LinkOptions(k)
-}
-
 // idPattern is the ID pattern of the node being built.
 func (b *builder) idPattern() *regexp.Regexp {
 	if b.need != nil && b.cfg.Needs.IDPattern != nil {

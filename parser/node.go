@@ -118,6 +118,12 @@ type Node struct {
 	// Revision is the fingerprint of the node's text (revision.go); an
 	// implementation's adds its :source: files once they are read.
 	Revision uint64 `json:",omitempty"`
+	// FromResults marks an outcome made from a test results file (package
+	// results), and CaseNames are the names its case goes by (the first is
+	// its name; pytest's node IDs and the like follow): waivers match
+	// them, and no pin applies to such an outcome.
+	FromResults bool     `json:",omitempty"`
+	CaseNames   []string `json:",omitempty"`
 }
 
 // Option returns the first option called name, or nil.

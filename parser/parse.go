@@ -276,7 +276,7 @@ func (b *builder) node(a *astNode, parent int) {
 	b.f.Nodes = append(b.f.Nodes, nd)
 	b.check(&b.f.Nodes[idx], nameSpan, infos)
 	b.f.Nodes[idx].Broken = b.broken
-	b.f.Nodes[idx].Revision = Revision(Canonical(&b.f.Nodes[idx], b.isLink(kind)))
+	b.f.Nodes[idx].Revision = Revision(b.cfg.Document(&b.f.Nodes[idx]))
 	b.nodes(a.Nodes, idx)
 }
 

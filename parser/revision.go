@@ -34,7 +34,14 @@ import (
 // options or changing its links leaves the revision alone.
 //
 // An implementation's revision adds the files its :source: names; that
-// needs the file system, so package check works it out (SourceRevision).
+// needs the file system (or, for seg review --diff, a commit of the
+// repository), so the caller lists the files and hashes them, and
+// ImplementationCanonical writes the document:
+//
+//	seg-revision 1 implementation
+//	text <the revision of the canonical document above>
+//	source <path> <sha256 hex>   one line per file an entry matches, by path
+//	source <entry> missing       an entry that matches no file
 
 // Canonical writes n's canonical document. isLink says which of its
 // options hold links (they are reviewed on the link, not in the target).
@@ -71,6 +78,16 @@ func Canonical(n *Node, isLink func(name string) bool) string {
 	return b.String()
 }
 
+// Document is n's canonical document under the configuration c: a
+// need's link options are its project's link types.
+func (c *Config) Document(n *Node) string {
+	isLink := LinkOptions(n.Kind)
+	if c.Needs.Type(n.Directive) != nil {
+		isLink = func(name string) bool { return c.Needs.Link(name) != nil }
+	}
+	return Canonical(n, isLink)
+}
+
 // oneLine keeps a field on its line of the document: a line break in it
 // (no node the parser reads has one; nodes made in memory might) is
 // written as \n.
@@ -79,6 +96,35 @@ func oneLine(s string) string {
 		return s
 	}
 	return strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\n`).Replace(s)
+}
+
+// SourceEntry is one entry of an implementation's :source: and the files
+// it matched (none: the entry is missing).
+type SourceEntry struct {
+	Entry string
+	Files []SourceFile
+}
+
+// SourceFile is a file a :source: entry matched: its slash path relative
+// to the root and the hex SHA-256 of its bytes.
+type SourceFile struct{ Path, Sum string }
+
+// ImplementationCanonical writes the canonical document of an
+// implementation whose text revision is text and whose :source: entries,
+// in the order written, matched what entries holds.
+func ImplementationCanonical(text uint64, entries []SourceEntry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "seg-revision 1 implementation\ntext %s\n", RevisionString(text))
+	for _, e := range entries {
+		if len(e.Files) == 0 {
+			fmt.Fprintf(&b, "source %s missing\n", oneLine(e.Entry))
+			continue
+		}
+		for _, f := range e.Files {
+			fmt.Fprintf(&b, "source %s %s\n", oneLine(f.Path), f.Sum)
+		}
+	}
+	return b.String()
 }
 
 // Revision is the revision of canonical document doc.

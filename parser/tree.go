@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -116,38 +116,9 @@ func Unreadable(sf *source.File, err error) *File {
 func excluded(globs []string, rel string) bool {
 	for _, g := range globs {
 		g = strings.Trim(strings.TrimPrefix(g, "./"), "/")
-		if matchGlob(strings.Split(g, "/"), strings.Split(rel, "/")) {
+		if glob.Match(g, rel) {
 			return true
 		}
 	}
 	return false
-}
-
-// matchGlob matches path segments against pattern segments: each is
-// path.Match, and "**" stands for any number of folders (none included).
-func matchGlob(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for len(pat) > 0 && pat[0] == "**" {
-				pat = pat[1:]
-			}
-			if len(pat) == 0 {
-				return true
-			}
-			for i := 0; i <= len(segs); i++ {
-				if matchGlob(pat, segs[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pat[0], segs[0]); err != nil || !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
-	}
-	return len(segs) == 0
 }

@@ -34,13 +34,7 @@ func ExplainTargets(c *check.Check, id string) ([]*graph.Node, error) {
 	g := c.Graph
 	n, ok := g.Lookup(id)
 	if !ok {
-		best, bestD := "", 4
-		for m := range g.Nodes() {
-			if d := graph.EditDistance(id, m.ID(), 3); d < bestD {
-				best, bestD = m.ID(), d
-			}
-		}
-		return nil, &UnknownIDError{ID: id, Suggestion: best}
+		return nil, &UnknownIDError{ID: id, Suggestion: g.Closest(id)}
 	}
 	return g.BearsOn(n), nil
 }
@@ -56,6 +50,7 @@ type Explanation struct {
 	Leaf      bool           `json:"leaf"`
 	Verdict   string         `json:"verdict"`
 	Status    string         `json:"status"`
+	Revision  string         `json:"revision"`
 	Reasons   []jsonReason   `json:"reasons"`
 	Notes     []jsonReason   `json:"notes"`
 	Refines   []LinkedNode   `json:"refines"`
@@ -66,14 +61,18 @@ type Explanation struct {
 
 // LinkedNode is a node at the other end of an edge.
 type LinkedNode struct {
-	ID      string `json:"id"`
-	Title   string `json:"title"`
-	State   string `json:"state"`
-	Verdict string `json:"verdict,omitempty"`
-	Status  string `json:"status,omitempty"`
-	File    string `json:"file"` // where the link entry is written
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	State string `json:"state"`
+	// Link is "stale" or "unreviewed" when the link does not hold
+	// (docs/revisions.md); it is left out when it does.
+	Link     string `json:"link,omitempty"`
+	Revision string `json:"revision"` // the node's
+	Verdict  string `json:"verdict,omitempty"`
+	Status   string `json:"status,omitempty"`
+	File     string `json:"file"` // where the link entry is written
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
 }
 
 // TestEvidence is a test specification that verifies the requirement, with
@@ -85,15 +84,28 @@ type TestEvidence struct {
 
 // Outcome is one outcome of a test, with how it counted.
 type Outcome struct {
+	ID     string `json:"id"`
+	Result string `json:"result"`
+	Config string `json:"config,omitempty"`
+	Status string `json:"status"`
+	// Excluded is the reason code of an excluded outcome, Detail what it
+	// says.
+	Excluded string `json:"excluded,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+	Waiver   string `json:"waiver,omitempty"`
+	Expires  string `json:"waiver_expires,omitempty"`
+	// Lapsed are the waivers that name the outcome but do not excuse it.
+	Lapsed []LapsedWaiver `json:"waivers_not_in_force,omitempty"`
+	File   string         `json:"file"`
+	Line   int            `json:"line"`
+	Column int            `json:"column"`
+}
+
+// LapsedWaiver is a waiver that does not excuse an outcome, and why.
+type LapsedWaiver struct {
 	ID      string `json:"id"`
-	Result  string `json:"result"`
-	Config  string `json:"config,omitempty"`
-	Status  string `json:"status"`
-	Waiver  string `json:"waiver,omitempty"`
-	Expires string `json:"waiver_expires,omitempty"`
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // Explain renders the evidence evaluate recorded for requirement n.
@@ -103,7 +115,7 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 	p := wh.at(n.Pos())
 	x := Explanation{
 		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
-		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(),
+		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(), Revision: parser.RevisionString(n.Revision()),
 		Reasons: []jsonReason{}, Notes: []jsonReason{}, Refines: []LinkedNode{}, RefinedBy: []LinkedNode{},
 		Verifies: []TestEvidence{}, Implement: []LinkedNode{},
 	}
@@ -116,8 +128,13 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 	}
 	linked := func(l evaluate.Link) LinkedNode {
 		ep := wh.at(l.Edge.Pos())
-		return LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.Edge.State().String(), Verdict: verdictOf(c, l.Node), Status: statusOf(c, l.Node),
+		ln := LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.Edge.State().String(),
+			Revision: parser.RevisionString(l.Node.Revision()), Verdict: verdictOf(c, l.Node), Status: statusOf(c, l.Node),
 			File: ep.Filename, Line: ep.Line, Column: ep.Column}
+		if s := c.Result.LinkState(c.Graph, l.Edge); s != evaluate.Current {
+			ln.Link = s.String()
+		}
+		return ln
 	}
 	for _, l := range v.Refines {
 		x.Refines = append(x.Refines, linked(l))
@@ -137,6 +154,14 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 				File: op.Filename, Line: op.Line, Column: op.Column}
 			if ev.Waiver != nil {
 				out.Waiver, out.Expires = ev.Waiver.ID(), ev.Waiver.ExpiresText()
+			}
+			if ev.Standing == evaluate.Excluded {
+				out.Excluded, out.Detail = ev.Why.Name, ev.Detail
+			}
+			for _, w := range ev.Waivers {
+				if !w.InForce {
+					out.Lapsed = append(out.Lapsed, LapsedWaiver{ID: w.Waiver.ID(), Code: w.Why.Name, Message: evaluate.WaiverLapse(w)})
+				}
 			}
 			t.Outcomes = append(t.Outcomes, out)
 		}
@@ -223,7 +248,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 		kind = "leaf"
 	}
 	fmt.Fprintf(w, "%s %s  %s\n", st.id(x.ID), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
-	fmt.Fprintf(w, "  %s (%s requirement, %s)\n", x.Title, kind, x.Kind)
+	fmt.Fprintf(w, "  %s (%s requirement, %s, revision %s)\n", x.Title, kind, x.Kind, x.Revision)
 	if len(x.Reasons) > 0 {
 		fmt.Fprintf(w, "  %s\n", st.bold("why unsatisfied:"))
 		for _, r := range x.Reasons {
@@ -240,7 +265,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 			if l.Verdict != "" {
 				extra = "  " + st.status(l.Status)
 			}
-			fmt.Fprintf(w, "    %s  %s%s  %s\n", st.id(l.ID), l.State, extra, st.pos(at(l.File, l.Line, l.Column)))
+			fmt.Fprintf(w, "    %s  %s%s%s  %s\n", st.id(l.ID), l.State, linkNote(l), extra, st.pos(at(l.File, l.Line, l.Column)))
 		}
 	}
 	links("refines:", x.Refines)
@@ -248,12 +273,15 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 	if len(x.Verifies) > 0 {
 		fmt.Fprintf(w, "  %s\n", st.bold("verified by:"))
 		for _, t := range x.Verifies {
-			fmt.Fprintf(w, "    %s  %s  %s\n", st.id(t.ID), t.State, st.pos(at(t.File, t.Line, t.Column)))
+			fmt.Fprintf(w, "    %s  %s%s  %s\n", st.id(t.ID), t.State, linkNote(t.LinkedNode), st.pos(at(t.File, t.Line, t.Column)))
 			if len(t.Outcomes) == 0 {
 				fmt.Fprintf(w, "      %s\n", st.dim("(no outcomes)"))
 			}
 			for _, o := range t.Outcomes {
 				desc := statusWords[o.Status]
+				if o.Excluded != "" && o.Excluded != evaluate.ReasonOutcomeUnwitnessed.Name {
+					desc = "excluded: " + o.Detail
+				}
 				if o.Waiver != "" {
 					desc += " by waiver " + o.Waiver
 					if o.Expires != "" {
@@ -265,6 +293,9 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 					cfg = "  [" + o.Config + "]"
 				}
 				fmt.Fprintf(w, "      %s  %s%s  %s  %s\n", st.id(o.ID), o.Result, cfg, desc, st.pos(at(o.File, o.Line, o.Column)))
+				for _, l := range o.Lapsed {
+					fmt.Fprintf(w, "        %s [%s]\n", l.Message, l.Code)
+				}
 			}
 		}
 	}
@@ -275,4 +306,12 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
 		}
 	}
+}
+
+// linkNote marks a link that does not hold: " (stale)".
+func linkNote(l LinkedNode) string {
+	if l.Link == "" {
+		return ""
+	}
+	return " (" + l.Link + ")"
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/parser"
 )
 
 type jsonGraph struct {
@@ -44,6 +45,7 @@ type jsonNode struct {
 	Column    int    `json:"column"`
 	Verdict   string `json:"verdict,omitempty"`
 	Status    string `json:"status,omitempty"`
+	Revision  string `json:"revision"`
 }
 
 type jsonEdge struct {
@@ -96,7 +98,7 @@ func WriteGraphJSON(w io.Writer, c *check.Check) error {
 	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c.Graph)}
 	for n := range c.Graph.Nodes() {
 		p := wh.at(n.Pos())
-		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n)})
+		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n), parser.RevisionString(n.Revision())})
 	}
 	for o := range c.Graph.OpenLinks() {
 		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling {
@@ -142,7 +144,8 @@ func WriteDOT(w io.Writer, c *check.Check) error {
 			label += "\n" + v
 		}
 		fmt.Fprintf(bw, "  %s [label=%s, shape=%s, color=%q, fontcolor=%q, tooltip=%s];\n",
-			dotQuote(n.ID()), dotQuote(label), dotShapes[n.Kind().String()], nodeColor(c, n), nodeColor(c, n), dotQuote(n.Title()+" ("+c.Files.Position(n.Pos()).String()+")"))
+			dotQuote(n.ID()), dotQuote(label), dotShapes[n.Kind().String()], nodeColor(c, n), nodeColor(c, n),
+			dotQuote(n.Title()+" ("+c.Files.Position(n.Pos()).String()+", revision "+parser.RevisionString(n.Revision())+")"))
 	}
 	for _, e := range sortedEdges(c.Graph) {
 		style := "solid"
@@ -192,6 +195,7 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 			label += "<br/>" + v
 		}
 		fmt.Fprintf(bw, "  %s%s\"%s\"%s\n", ids[n.ID()], open, label, close)
+		fmt.Fprintf(bw, "  %%%% %s revision %s\n", ids[n.ID()], parser.RevisionString(n.Revision()))
 	}
 	for _, e := range sortedEdges(c.Graph) {
 		arrow := "-->"

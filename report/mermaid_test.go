@@ -90,7 +90,8 @@ func TestMermaidHostileIDs(t *testing.T) {
 		case i == 0 && strings.HasPrefix(line, "%% seg graph, evaluated at "),
 			i == 1 && line == "flowchart BT",
 			strings.HasPrefix(line, "  classDef "),
-			regexp.MustCompile(`^  class n\d+ (satisfied|unsatisfied)$`).MatchString(line):
+			regexp.MustCompile(`^  class n\d+ (satisfied|unsatisfied)$`).MatchString(line),
+			regexp.MustCompile(`^  %% n\d+ revision [0-9a-f]{16}$`).MatchString(line):
 		case mermaidNode.MatchString(line):
 			m := mermaidNode.FindStringSubmatch(line)
 			id := unMermaid(t, m[3])

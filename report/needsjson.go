@@ -121,16 +121,17 @@ func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 		i := n.Index()
 		p := c.Files.Position(n.Pos())
 		need := map[string]any{
-			"id":        n.ID(),
-			"type":      n.Directive(),
-			"type_name": typeName(project, n),
-			"title":     n.Title(),
-			"docname":   docname(project.DocRoot, p.Filename),
-			"doctype":   path.Ext(p.Filename),
-			"lineno":    p.Line,
-			"status":    attrOrNull(n, "status"),
-			"tags":      splitList(n.Attr("tags")),
-			"seg_kind":  n.Kind().String(),
+			"id":           n.ID(),
+			"type":         n.Directive(),
+			"type_name":    typeName(project, n),
+			"title":        n.Title(),
+			"docname":      docname(project.DocRoot, p.Filename),
+			"doctype":      path.Ext(p.Filename),
+			"lineno":       p.Line,
+			"status":       attrOrNull(n, "status"),
+			"tags":         splitList(n.Attr("tags")),
+			"seg_kind":     n.Kind().String(),
+			"seg_revision": parser.RevisionString(n.Revision()),
 		}
 		if v := verdictOf(c, n); v != "" {
 			need["seg_verdict"] = v
@@ -190,19 +191,20 @@ func needsSchema(project *parser.Needs, links []string) map[string]any {
 		return p
 	}
 	props := map[string]any{
-		"id":          prop("string", "core", "ID of the need."),
-		"type":        prop("string", "core", "Type of the need: its directive."),
-		"type_name":   prop("string", "core", "Name of the type."),
-		"title":       prop("string", "core", "Title of the need."),
-		"docname":     prop("string", "core", "Document the need is in, without its suffix."),
-		"doctype":     prop("string", "core", "Suffix of the document."),
-		"lineno":      prop("integer", "core", "Line of the need's directive."),
-		"status":      prop([]string{"string", "null"}, "core", "Status of the need."),
-		"tags":        strList("core", "Tags of the need."),
-		"parent_need": prop("string", "core", "ID of the need whose content holds this one, or empty."),
-		"seg_kind":    prop("string", "extra", "seg's kind of the node: requirement, test, implementation, outcome, waiver or need."),
-		"seg_verdict": prop([]string{"string", "null"}, "extra", "seg's verdict on a requirement: satisfied or unsatisfied; null on other nodes."),
-		"seg_status":  prop([]string{"string", "null"}, "extra", "seg's status of a requirement: satisfied, failing or unproven; null on other nodes."),
+		"id":           prop("string", "core", "ID of the need."),
+		"type":         prop("string", "core", "Type of the need: its directive."),
+		"type_name":    prop("string", "core", "Name of the type."),
+		"title":        prop("string", "core", "Title of the need."),
+		"docname":      prop("string", "core", "Document the need is in, without its suffix."),
+		"doctype":      prop("string", "core", "Suffix of the document."),
+		"lineno":       prop("integer", "core", "Line of the need's directive."),
+		"status":       prop([]string{"string", "null"}, "core", "Status of the need."),
+		"tags":         strList("core", "Tags of the need."),
+		"parent_need":  prop("string", "core", "ID of the need whose content holds this one, or empty."),
+		"seg_kind":     prop("string", "extra", "seg's kind of the node: requirement, test, implementation, outcome, waiver or need."),
+		"seg_verdict":  prop([]string{"string", "null"}, "extra", "seg's verdict on a requirement: satisfied or unsatisfied; null on other nodes."),
+		"seg_status":   prop([]string{"string", "null"}, "extra", "seg's status of a requirement: satisfied, failing or unproven; null on other nodes."),
+		"seg_revision": prop("string", "extra", "the fingerprint of what the need says (seg's docs/revisions.md); a link pinned to another revision is stale."),
 	}
 	titles := map[string]*parser.LinkType{}
 	for _, lt := range project.Links {

@@ -233,7 +233,7 @@ func TestSARIFExamplesValidate(t *testing.T) {
 }
 
 // testdata/sarif/allcodes is a tree with every diagnostic code that a tree
-// can produce (internal-error cannot: see TestSARIFEveryCodeSynthetic) and
+// can produce (unreviewed-link comes from testdata/sarif/strict) (internal-error cannot: see TestSARIFEveryCodeSynthetic) and
 // every blocking reason code, with odd file names (a comma, a percent
 // sign, a space; a colon and a non-ASCII letter added at run time) and
 // non-ASCII text. A dangling link adds unreadable-file; --results adds the
@@ -262,6 +262,11 @@ func TestSARIFAllCodesValidate(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Strict review ([review] require-pins) is a tree of its own.
+	strict, _ := seg(t, "check", "--format", "sarif", "--at", "2026-11-29", filepath.Join("testdata", "sarif", "strict"))
+	for _, res := range validate(t, sch, strict).Runs[0].Results {
+		got[res.RuleID] = true
 	}
 	for _, c := range diag.Codes() {
 		switch {

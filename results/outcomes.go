@@ -110,7 +110,7 @@ func outcomeNode(src Source, c *Case, tests []string) parser.Node {
 	if src.Config != "" {
 		opts = append(opts, opt("config", src.Config, nil))
 	}
-	return parser.Node{
+	n := parser.Node{
 		Kind:      parser.Outcome,
 		Directive: "outcome",
 		ID:        id,
@@ -119,7 +119,12 @@ func outcomeNode(src Source, c *Case, tests []string) parser.Node {
 		Options:   opts,
 		Body:      c.Message,
 		Parent:    -1,
+
+		FromResults: true,
+		CaseNames:   c.Names(),
 	}
+	n.Revision = parser.Revision(parser.Canonical(&n, parser.LinkOptions(parser.Outcome)))
+	return n
 }
 
 // matcher finds the test specifications a case names. Patterns without

@@ -121,7 +121,9 @@ func TestOutcomes(t *testing.T) {
 			{Name: "result", Value: "passed", Pos: at, ValuePos: at},
 			{Name: "config", Value: "linux-amd64", Pos: at, ValuePos: at},
 		},
+		FromResults: true, CaseNames: []string{"example.com/old/par.TestA"},
 	}
+	want.Revision = parser.Revision(parser.Canonical(&want, parser.LinkOptions(parser.Outcome)))
 	if diff := cmp.Diff(want, *got, cmp.AllowUnexported(source.Pos{})); diff != "" {
 		t.Errorf("outcome (-want +got):\n%s", diff)
 	}

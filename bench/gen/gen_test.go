@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -119,6 +120,34 @@ func TestWriteDirDeterministic(t *testing.T) {
 	// What was written is what Render gives, and the manifest is there.
 	want, _ := files(mustNew(t, opt), nil)
 	want[gen.ManifestName] = ta[gen.ManifestName]
+	// And every file a :source: names, under the top folders the
+	// manifest lists.
+	var m gen.Manifest
+	if err := json.Unmarshal(ta[gen.ManifestName], &m); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"cmd", "internal"}, m.Sources); diff != "" {
+		t.Errorf("manifest sources (-want +got):\n%s", diff)
+	}
+	sources := regexp.MustCompile(`(?m)^ +:source: ([^\n]+(?:,\n +[^\n]+)?)`)
+	for name, data := range ta {
+		if !strings.HasSuffix(name, ".rst") {
+			continue
+		}
+		for _, m := range sources.FindAllStringSubmatch(string(data), -1) {
+			for _, p := range strings.Split(m[1], ",") {
+				p = strings.TrimSpace(p)
+				if _, ok := ta[p]; !ok && p != "" {
+					t.Errorf("%s: :source: %s names no written file", name, p)
+				}
+			}
+		}
+	}
+	for name, data := range ta {
+		if top, _, _ := strings.Cut(name, "/"); top == "cmd" || top == "internal" {
+			want[name] = data
+		}
+	}
 	if diff := cmp.Diff(text(want), text(ta)); diff != "" {
 		t.Fatalf("written tree differs from rendered (-rendered +written):\n%s", diff)
 	}

@@ -692,16 +692,13 @@ func (w *renderer) test(ind int, i int32) {
 	}
 }
 
-func (w *renderer) impl(ind int, i int32) {
-	t := w.t
+// implSources are the word of implementation i's title and the source
+// files its :source: names (WriteDir writes them too, so that :source:
+// matches real files as in a real project).
+func (t *Tree) implSources(i int32) (word string, src []string) {
 	im := &t.impls[i]
-	oi := ind + 3
 	r := newRNG(t.seed, 12, uint64(i))
-	w.tmp = append(append(append(append(w.tmp[:0], capital(t.comps[im.comp])...), ' '), pick(&r, fileWords)...), " module"...)
-	w.directive(ind, "impl", w.tmp)
-	w.id(oi, kImpl, i, im.id)
-	w.links(oi, kImpl, i, im.id, "implements", t.linksOf(im.implements), t.reqID)
-	var src []string
+	word = pick(&r, fileWords)
 	for range im.sources {
 		dir := "internal/" + t.comps[im.comp]
 		if r.chance(0.2) {
@@ -709,6 +706,18 @@ func (w *renderer) impl(ind int, i int32) {
 		}
 		src = append(src, dir+"/"+pick(&r, fileWords)+".go")
 	}
+	return word, src
+}
+
+func (w *renderer) impl(ind int, i int32) {
+	t := w.t
+	im := &t.impls[i]
+	oi := ind + 3
+	word, src := t.implSources(i)
+	w.tmp = append(append(append(append(w.tmp[:0], capital(t.comps[im.comp])...), ' '), word...), " module"...)
+	w.directive(ind, "impl", w.tmp)
+	w.id(oi, kImpl, i, im.id)
+	w.links(oi, kImpl, i, im.id, "implements", t.linksOf(im.implements), t.reqID)
 	if len(src) > 1 && w.r.chance(0.5) {
 		w.line(oi, ":source: "+src[0]+",")
 		w.line(oi+len(":source: "), strings.Join(src[1:], ", "))

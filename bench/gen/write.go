@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -29,7 +32,14 @@ type Manifest struct {
 	Counts    Counts   `json:"counts"`
 	Bytes     int64    `json:"bytes"`
 	Defects   []Defect `json:"defects"` // the planted defects, by file and line
+	// Sources are the top folders of the source files the
+	// implementations' :source: options name ("cmd", "internal").
+	Sources []string `json:"sources,omitempty"`
 }
+
+// sourceTops are the only top folders seggen writes source files under,
+// and so the only ones -force removes besides the tree's root.
+var sourceTops = map[string]bool{"cmd": true, "internal": true}
 
 // WriteOptions say how to write a tree.
 type WriteOptions struct {
@@ -142,6 +152,9 @@ func WriteDir(t *Tree, out string, o WriteOptions) (*Manifest, error) {
 	for _, d := range defects {
 		m.Defects = append(m.Defects, d...)
 	}
+	if err := writeSources(t, root, m); err != nil {
+		return nil, err
+	}
 	m.Bytes = total.Load()
 	m.Complete = true
 	return m, writeManifest(root, m)
@@ -182,6 +195,14 @@ func prepare(root *os.Root, out string, o WriteOptions) error {
 	if err := root.RemoveAll(old.Root); err != nil {
 		return err
 	}
+	for _, d := range old.Sources {
+		if !sourceTops[d] {
+			return fmt.Errorf("%s: %s names source folder %q, which seggen never writes; refusing to remove it", out, ManifestName, d)
+		}
+		if err := root.RemoveAll(d); err != nil {
+			return err
+		}
+	}
 	return root.Remove(ManifestName)
 }
 
@@ -191,4 +212,33 @@ func writeManifest(root *os.Root, m *Manifest) error {
 		return err
 	}
 	return root.WriteFile(ManifestName, append(data, '\n'), 0o666)
+}
+
+// writeSources writes every file an implementation's :source: names: a
+// few lines of Go each, different per path, so that implementations have
+// real bytes to hash (docs/revisions.md).
+func writeSources(t *Tree, root *os.Root, m *Manifest) error {
+	files := map[string]bool{}
+	for i := range t.impls {
+		_, src := t.implSources(int32(i))
+		for _, p := range src {
+			files[p] = true
+		}
+	}
+	tops := map[string]bool{}
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		if err := root.MkdirAll(path.Dir(p), 0o777); err != nil {
+			return err
+		}
+		pkg := path.Base(path.Dir(p))
+		name := strings.TrimSuffix(path.Base(p), ".go")
+		body := fmt.Sprintf("// Code for the generated tree: %s.\npackage %s\n\n// %s is a stand-in for real code.\nfunc %s() int { return %d }\n",
+			p, pkg, capital(name), capital(name), len(p))
+		if err := root.WriteFile(p, []byte(body), 0o666); err != nil {
+			return err
+		}
+		tops[strings.SplitN(p, "/", 2)[0]] = true
+	}
+	m.Sources = slices.Sorted(maps.Keys(tops))
+	return nil
 }

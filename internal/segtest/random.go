@@ -168,7 +168,10 @@ func Naive(tr *Tree, at time.Time) map[string]bool {
 	}
 	excused := func(outcome string) bool {
 		for _, e := range excuses {
-			if e.to != outcome {
+			// A waiver with an error on it (a link that resolves to no
+			// node of the right kind) excuses nothing: bad input never
+			// makes evidence appear.
+			if e.to != outcome || broken[e.from] {
 				continue
 			}
 			o := byID[e.from].Option("expires")

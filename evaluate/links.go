@@ -1,0 +1,129 @@
+package evaluate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/parser"
+)
+
+// The codes of evidence that no longer applies (docs/revisions.md).
+var (
+	CodeStaleLink      = diag.NewWarning("stale-link", "a pinned link whose target changed since it was reviewed")
+	CodeUnreviewedLink = diag.NewWarning("unreviewed-link", "strict review: a link without a pin in seg.lock")
+
+	ReasonStaleEvidence      = diag.NewReason("stale-evidence", "note: an outcome excluded because its test or implementation changed since it was observed", false)
+	ReasonStaleWaiver        = diag.NewReason("stale-waiver", "note: a waiver that excuses nothing because what it excuses changed since it was granted", false)
+	ReasonUnreviewedEvidence = diag.NewReason("unreviewed-evidence", "note: strict review: an outcome excluded because its confirms or witnesses link has no pin", false)
+	ReasonFutureEvidence     = diag.NewReason("future-evidence", "note: an outcome or waiver dated after the evaluation date", false)
+	ReasonExpiredEvidence    = diag.NewReason("expired-evidence", "note: an outcome older than its test's maximum age", false)
+	ReasonUndatedEvidence    = diag.NewReason("undated-evidence", "note: an outcome without :date: where a maximum age applies", false)
+	ReasonInvalidWaiver      = diag.NewReason("invalid-waiver", "note: a waiver with an error on it, which excuses nothing", false)
+)
+
+// LinkState says whether a link still holds.
+type LinkState uint8
+
+const (
+	// Current: no pin, or the pin names its target's revision now.
+	Current LinkState = iota
+	// Stale: pinned to another revision of its target.
+	Stale
+	// Unreviewed: strict review ([review] require-pins) and no pin.
+	Unreviewed
+)
+
+func (s LinkState) String() string {
+	switch s {
+	case Stale:
+		return "stale"
+	case Unreviewed:
+		return "unreviewed"
+	}
+	return "current"
+}
+
+// LinkState says whether the link e was written in still holds. The links
+// of an outcome made from a results file are observations of the tree as
+// it is: always current.
+func (e *evaluation) LinkState(edge *graph.Edge) LinkState {
+	g := e.g
+	if g.From(edge).FromResults() {
+		return Current
+	}
+	pin, ok := g.Pin(edge)
+	if !ok {
+		if e.opts.RequirePins {
+			return Unreviewed
+		}
+		return Current
+	}
+	now := g.To(edge).Revision()
+	for _, r := range pin.Revisions {
+		if r != now {
+			return Stale
+		}
+	}
+	return Current
+}
+
+// active reports whether a verifies or implements edge counts as active:
+// its written state is active and its link holds. why is the reason code
+// when it does not.
+func (e *evaluation) active(edge *graph.Edge) (ok bool, why *diag.Code) {
+	switch e.LinkState(edge) {
+	case Stale:
+		return false, CodeStaleLink
+	case Unreviewed:
+		return false, CodeUnreviewedLink
+	}
+	if !edge.Active() {
+		return false, ReasonInactiveEdge
+	}
+	return true, nil
+}
+
+// stateWord is how a reason names why an edge is not active: its written
+// state, or "stale" or "unreviewed".
+func (e *evaluation) stateWord(edge *graph.Edge) string {
+	if s := e.LinkState(edge); s != Current {
+		return s.String()
+	}
+	return edge.State().String()
+}
+
+// linkDiagnostics are the stale-link warnings, at every pinned link whose
+// target changed, and under strict review the unreviewed-link warnings at
+// every link without a pin.
+func (e *evaluation) linkDiagnostics() diag.List {
+	g := e.g
+	var out diag.List
+	for edge := range g.Edges() {
+		l := g.Link(edge)
+		switch e.LinkState(edge) {
+		case Stale:
+			pin, _ := g.Pin(edge)
+			var was []string
+			for _, r := range pin.Revisions {
+				was = append(was, parser.RevisionString(r))
+			}
+			out = append(out, diag.Diagnostic{
+				Code: CodeStaleLink,
+				Message: fmt.Sprintf("link %s is stale: %q changed since it was reviewed (pinned %s, now %s)",
+					l, l.To, strings.Join(was, ", "), parser.RevisionString(g.To(edge).Revision())),
+				Detail: fmt.Sprintf("Review what changed (seg review --diff) and, if %q still holds, accept it: seg review --accept %s.", l.From, l.From),
+				Span:   edge.Span(),
+			})
+		case Unreviewed:
+			out = append(out, diag.Diagnostic{
+				Code:    CodeUnreviewedLink,
+				Message: fmt.Sprintf("link %s has no pin in seg.lock (strict review)", l),
+				Detail:  fmt.Sprintf("Under [review] require-pins every link is reviewed before it counts: seg review --accept %s pins it.", l.From),
+				Span:    edge.Span(),
+			})
+		}
+	}
+	return out
+}

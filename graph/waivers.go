@@ -1,0 +1,119 @@
+package graph
+
+import (
+	"fmt"
+
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/results"
+	"github.com/seg-trace/seg/source"
+)
+
+// CodeCasesNotAllowed is :cases: on a waiver that names no test
+// specification: the patterns would filter nothing.
+var CodeCasesNotAllowed = diag.NewError("cases-not-allowed", ":cases: on a waiver that names no test specification")
+
+// Waivers lists the waivers that name outcome o as evidence for test t:
+// those whose :excuses: names o, and those whose :excuses: names t and
+// that cover o (all of t's outcomes, or with :cases: those made from a
+// results case whose name matches one of them: a hand-written outcome
+// has no case name). Each waiver once, in ID order. Whether one is in
+// force is evaluate's to say.
+func (g *Graph) Waivers(o, t *Node) []*Node {
+	var out []*Node
+	seen := map[int]bool{}
+	add := func(w *Node) {
+		if !seen[w.index] {
+			seen[w.index] = true
+			out = append(out, w)
+		}
+	}
+	direct, viaTest := g.In(o, Excuses), g.In(t, Excuses)
+	var ws []*Node
+	for e := range direct {
+		ws = append(ws, g.From(e))
+	}
+	for e := range viaTest {
+		if w := g.From(e); Covers(w, o) {
+			ws = append(ws, w)
+		}
+	}
+	// Both lists are in waiver order; merge them.
+	sortByIndex(ws)
+	for _, w := range ws {
+		add(w)
+	}
+	return out
+}
+
+// Covers reports whether waiver w, naming a test specification, covers
+// outcome o of it: w has no :cases:, or o was made from a results case
+// one of whose names matches one of them.
+func Covers(w, o *Node) bool {
+	if len(w.waiverCases) == 0 {
+		return true
+	}
+	for _, p := range w.waiverCases {
+		for _, name := range o.caseNames {
+			if results.Match(p, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sortByIndex(ns []*Node) {
+	for i := 1; i < len(ns); i++ {
+		for j := i; j > 0 && ns[j].index < ns[j-1].index; j-- {
+			ns[j], ns[j-1] = ns[j-1], ns[j]
+		}
+	}
+}
+
+// waiverWarnings adds unused-waiver (a waiver that names only outcomes
+// that passed or were skipped, or names a test specification none of
+// whose outcomes it covers failed) and cases-not-allowed.
+func (b *builder) waiverWarnings(n *Node) {
+	g := b.g
+	used, namesTest := false, false
+	bad := func(o *Node) bool {
+		switch o.result {
+		case Passed, Skipped:
+			return false
+		}
+		return true
+	}
+	for e := range g.Out(n, Excuses) {
+		target := &g.nodes[e.to]
+		if target.kind == parser.Test {
+			namesTest = true
+			for c := range g.In(target, Confirms) {
+				if o := g.From(c); Covers(n, o) && bad(o) {
+					used = true
+				}
+			}
+			continue
+		}
+		if bad(target) {
+			used = true
+		}
+	}
+	if len(n.waiverCases) > 0 && !namesTest {
+		b.diag(diag.Diagnostic{
+			Code:    CodeCasesNotAllowed,
+			Message: fmt.Sprintf("waiver %q has :cases: but names no test specification", n.id),
+			Detail:  ":cases: picks which outcomes of a test specification a waiver excuses; name the test specification in :excuses:, or remove :cases:.",
+			Span:    source.At(n.casesPos),
+		})
+		n.broken = true
+	}
+	if !used {
+		b.diag(diag.Diagnostic{
+			Code:    CodeUnusedWaiver,
+			Message: fmt.Sprintf("waiver %q excuses no failed outcome", n.id),
+			Detail:  "Every outcome this waiver names passed or was skipped (or it names a test specification none of whose outcomes it covers failed), so it excuses nothing. Remove it, or point it at the outcome it was written for.",
+			Span:    source.At(n.pos),
+		})
+	}
+}
