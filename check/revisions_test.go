@@ -200,7 +200,7 @@ func TestRevisionRules(t *testing.T) {
 			diags: []string{"invalid-max-age test.rst:5:14"},
 		},
 		{
-			name: "bad input is never excluded: an invalid outcome with a stale pin counts against",
+			name:  "bad input is never excluded: an invalid outcome with a stale pin counts against",
 			files: map[string]string{"test.rst": strings.Replace(base["test.rst"], ":result: passed", ":result: green", 1)},
 			lock:  strings.Replace(pinAll, "O confirms T {T}", "O confirms T "+stale, 1), want: "unproven",
 			reasons: []string{"outcome-invalid"},
@@ -258,7 +258,7 @@ func TestRevisionRules(t *testing.T) {
 			want: "satisfied", reasons: []string{"outcome-excused"},
 		},
 		{
-			name: "a :source: file that appears after the pin makes the link stale",
+			name:  "a :source: file that appears after the pin makes the link stale",
 			files: map[string]string{"src/i.c": ""}, lock: pinAll, after: map[string]string{"src/i.c": "void brake(void) {}\n"},
 			want: "unproven", reasons: []string{"stale-evidence"},
 			diags: []string{"stale-link test.rst:14:16"},
@@ -271,7 +271,7 @@ func TestRevisionRules(t *testing.T) {
 		{
 			name: "globs and folders in :source:",
 			files: map[string]string{
-				"test.rst": strings.Replace(base["test.rst"], ":source: src/i.c", ":source: src/**/*.c, include", 1),
+				"test.rst":  strings.Replace(base["test.rst"], ":source: src/i.c", ":source: src/**/*.c, include", 1),
 				"src/x/j.c": "int j;\n", "include/i.h": "void brake(void);\n",
 			},
 			want: "satisfied",
