@@ -25,6 +25,21 @@ func anonHuge(t *testing.T) int {
 	return 0
 }
 
+// childReport is what TestPrepareChild printed.
+type childReport struct {
+	advised, again bool
+	before, after  int
+}
+
+func childResult(out []byte) (r childReport, ok bool) {
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		if _, err := fmt.Sscanf(string(bytes.TrimSpace(line)), "advised=%t before=%d after=%d again=%t", &r.advised, &r.before, &r.after, &r.again); err == nil {
+			return r, true
+		}
+	}
+	return r, false
+}
+
 func vmstat(key string) int {
 	b, _ := os.ReadFile("/proc/vmstat")
 	for _, line := range bytes.Split(b, []byte("\n")) {
@@ -50,16 +65,17 @@ func TestPrepare(t *testing.T) {
 	if err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
-	var before, after int
-	var advised bool
-	for _, line := range bytes.Split(out, []byte("\n")) {
-		if _, err := fmt.Sscanf(string(bytes.TrimSpace(line)), "advised=%t before=%d after=%d", &advised, &before, &after); err == nil {
-			break
-		}
+	r, ok := childResult(out)
+	if !ok {
+		t.Fatalf("child said nothing:\n%s", out)
 	}
+	before, after := r.before, r.after
 	t.Logf("AnonHugePages %d kB before, %d kB after touching 64 MB", before, after)
-	if !advised {
+	if !r.advised {
 		t.Fatalf("Prepare did not advise:\n%s", out)
+	}
+	if r.again {
+		t.Errorf("a second Prepare in one process advised again")
 	}
 	if after <= before {
 		if vmstat("thp_fault_fallback") > fellBack {
@@ -69,13 +85,20 @@ func TestPrepare(t *testing.T) {
 	}
 }
 
-// TestPrepareChild is TestPrepare's new process.
+// TestPrepareChild is TestPrepare's new process (and
+// TestPrepareUnderLimits'): Prepare on an empty heap, as seg calls it,
+// then 64 MB of heap touched.
 func TestPrepareChild(t *testing.T) {
 	if os.Getenv("SEG_HUGEPAGES_CHILD") != "1" {
 		t.Skip("run by TestPrepare")
 	}
+	size := int64(256 << 20)
+	if s, err := strconv.ParseInt(os.Getenv("SEG_HUGEPAGES_CHILD_SIZE"), 10, 64); err == nil {
+		size = s
+	}
 	before := anonHuge(t)
-	advised := Prepare(256 << 20)
+	advised := Prepare(size)
+	again := Prepare(size)
 	var keep [][]byte
 	for range 64 {
 		b := make([]byte, 1<<20)
@@ -84,7 +107,7 @@ func TestPrepareChild(t *testing.T) {
 		}
 		keep = append(keep, b)
 	}
-	fmt.Printf("advised=%t before=%d after=%d\n", advised, before, anonHuge(t))
+	fmt.Printf("advised=%t before=%d after=%d again=%t\n", advised, before, anonHuge(t), again)
 	runtime.KeepAlive(keep)
 }
 
