@@ -19,7 +19,6 @@ import (
 	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/internal/hugepages"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
 )
@@ -136,23 +135,12 @@ func openInput(root string, o *options) (*input, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("seg: root %q is not a folder", root)
 	}
-	prepareHeap()
 	cfg, err := config.Load(root, o.config)
 	if err != nil {
 		return nil, fmt.Errorf("seg: bad config: %w", err)
 	}
 	return &input{root: root, o: o, cfg: cfg}, nil
 }
-
-// prepareHeap asks Linux for transparent huge pages under the heap a
-// command that reads a tree is about to grow into (every such command
-// comes through openInput, before its heap grows; the first call in a
-// process does it, later ones nothing). It cuts the page faults of a run
-// after an edit of 50,000 requirements from 98,700 to 3,200; what that
-// buys in time depends on what a fault costs on the host
-// (docs/performance.md, "Huge pages"). It stands aside under memory
-// limits it would not fit comfortably under, and with SEG_HUGEPAGES=off.
-func prepareHeap() { hugepages.Prepare(2 << 30) }
 
 // run parses, builds and evaluates.
 func (in *input) run() (*session, error) {

@@ -15,12 +15,12 @@ import (
 	"github.com/seg-trace/seg/bench/gen"
 )
 
-// seg never fails because of an optimisation: under an address-space or
-// data limit anywhere from 0.5 to 3 GB (ulimit -v, prlimit --as/--data),
-// the built binary gives the same output and exit code with huge pages
-// (internal/hugepages) as with SEG_HUGEPAGES=off. Before the limits were
-// checked, every size here from 0.8 to 3 GB of address space and up to 2 GB
-// of data died with "fatal error: out of memory".
+// seg runs under a memory limit: with an address-space or data limit
+// anywhere from 0.5 to 3 GB (ulimit -v, prlimit --as/--data), the built
+// binary gives the output and exit code it gives without one, wherever
+// the Go runtime can start at all. (Issue 13: a huge-pages setup that
+// reserved 2 GB at start killed seg under every such limit from 0.8 to
+// 2.5 GB; nothing seg does for speed may make it fail.)
 func TestMemoryLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds seg and runs it under 28 limits")
@@ -49,12 +49,12 @@ func TestMemoryLimits(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}
-	run := func(limit, root string, off bool) (result, error) {
-		cmd := exec.Command(prlimit, limit, bin, "check", "--format", "json", "--at", "2026-11-29", root)
-		cmd.Env = append(os.Environ(), "SEG_CACHE_DIR=off", "SEG_HUGEPAGES=")
-		if off {
-			cmd.Env = append(cmd.Env, "SEG_HUGEPAGES=off")
+	run := func(limit string, args ...string) (result, error) {
+		cmd := exec.Command(bin, args...)
+		if limit != "" {
+			cmd = exec.Command(prlimit, append([]string{limit, bin}, args...)...)
 		}
+		cmd.Env = append(os.Environ(), "SEG_CACHE_DIR=off")
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		err := cmd.Run()
@@ -71,27 +71,26 @@ func TestMemoryLimits(t *testing.T) {
 			if root == generated {
 				tree = "generated-1250"
 			}
+			args := []string{"check", "--format", "json", "--at", "2026-11-29", root}
+			want, err := run("", args...)
+			if err != nil || want.code >= 2 {
+				t.Fatalf("%s without a limit: exit %d, %v\n%s", tree, want.code, err, want.stderr)
+			}
 			for _, which := range []string{"--as", "--data"} {
 				for _, gb := range []float64{0.5, 0.8, 1, 1.5, 2, 2.5, 3} {
 					limit := fmt.Sprintf("%s=%d", which, int64(gb*(1<<30)))
-					name := fmt.Sprintf("%s/%s=%.1fGB", tree, which, gb)
-					t.Run(name, func(t *testing.T) {
+					t.Run(fmt.Sprintf("%s/%s=%.1fGB", tree, which, gb), func(t *testing.T) {
 						t.Parallel()
-						want, err := run(limit, root, true)
-						if err != nil {
-							t.Fatal(err)
+						if v, err := run(limit, "version"); err != nil || v.code != 0 {
+							first, _, _ := strings.Cut(v.stderr, "\n")
+							t.Skipf("the Go runtime cannot start under this limit: %s", first)
 						}
-						if want.code >= 2 {
-							// The Go runtime itself cannot start.
-							first, _, _ := strings.Cut(want.stderr, "\n")
-							t.Skipf("fails without huge pages too: exit %d: %s", want.code, first)
-						}
-						got, err := run(limit, root, false)
+						got, err := run(limit, args...)
 						if err != nil {
 							t.Fatal(err)
 						}
 						if got != want {
-							t.Errorf("with huge pages: exit %d, stderr:\n%.2000s\nwithout: exit %d, stderr:\n%.2000s\n(stdout the same: %t)",
+							t.Errorf("under the limit: exit %d, stderr:\n%.2000s\nwithout: exit %d, stderr:\n%.2000s\n(stdout the same: %t)",
 								got.code, got.stderr, want.code, want.stderr, got.stdout == want.stdout)
 						}
 						ran.Add(1)
