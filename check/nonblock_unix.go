@@ -1,0 +1,8 @@
+//go:build unix
+
+package check
+
+import "syscall"
+
+// openNonBlock keeps an open of a FIFO from waiting for a writer.
+const openNonBlock = syscall.O_NONBLOCK
