@@ -92,10 +92,12 @@ func (e *encoder) span(s source.Span) {
 func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 	e := &encoder{b: dst, file: f.Source.Whole()}
 	var nOpt, nLink, nRel int
-	for i := range f.Nodes {
-		nOpt += len(f.Nodes[i].Options)
-		for j := range f.Nodes[i].Options {
-			nLink += len(f.Nodes[i].Options[j].Links)
+	for _, ns := range [][]parser.Node{f.Nodes, f.Rejected} {
+		for i := range ns {
+			nOpt += len(ns[i].Options)
+			for j := range ns[i].Options {
+				nLink += len(ns[i].Options[j].Links)
+			}
 		}
 	}
 	for i := range f.Diagnostics {
@@ -104,9 +106,36 @@ func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 	e.uvarint(uint64(nOpt))
 	e.uvarint(uint64(nLink))
 	e.uvarint(uint64(nRel))
-	count(e, f.Nodes)
-	for i := range f.Nodes {
-		n := &f.Nodes[i]
+	e.nodes(f.Nodes)
+	e.nodes(f.Rejected)
+	count(e, f.Diagnostics)
+	for i := range f.Diagnostics {
+		d := &f.Diagnostics[i]
+		e.string(d.Code.Name)
+		e.string(d.Message)
+		e.string(d.Detail)
+		e.span(d.Span)
+		count(e, d.Related)
+		for j := range d.Related {
+			e.span(d.Related[j].Span)
+			e.string(d.Related[j].Message)
+		}
+	}
+	lines := f.Source.Lines()
+	count(e, lines)
+	prev := int32(0)
+	for _, l := range lines {
+		e.uvarint(uint64(l - prev))
+		prev = l
+	}
+	return e.b, e.err
+}
+
+// nodes writes a list of nodes.
+func (e *encoder) nodes(ns []parser.Node) {
+	count(e, ns)
+	for i := range ns {
+		n := &ns[i]
 		e.byte(uint8(n.Kind))
 		e.string(n.Directive)
 		e.string(n.ID)
@@ -139,27 +168,6 @@ func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 		}
 		e.b = binary.LittleEndian.AppendUint64(e.b, n.Revision)
 	}
-	count(e, f.Diagnostics)
-	for i := range f.Diagnostics {
-		d := &f.Diagnostics[i]
-		e.string(d.Code.Name)
-		e.string(d.Message)
-		e.string(d.Detail)
-		e.span(d.Span)
-		count(e, d.Related)
-		for j := range d.Related {
-			e.span(d.Related[j].Span)
-			e.string(d.Related[j].Message)
-		}
-	}
-	lines := f.Source.Lines()
-	count(e, lines)
-	prev := int32(0)
-	for _, l := range lines {
-		e.uvarint(uint64(l - prev))
-		prev = l
-	}
-	return e.b, e.err
 }
 
 type decoder struct {
@@ -316,6 +324,62 @@ func (s *slab[T]) take(n int, ok bool) []T {
 	return out
 }
 
+// nodes reads a list of nodes, taking their options and
+// links from the slabs; on bad input it sets d.bad.
+func (d *decoder) nodes(opts *slab[parser.Option], links *slab[parser.Link]) []parser.Node {
+	n, ok := d.count()
+	if !ok {
+		return nil
+	}
+	ns := make([]parser.Node, n)
+	for i := range ns {
+		if d.bad {
+			return nil
+		}
+		nd := &ns[i]
+		nd.Kind = parser.Kind(d.byte())
+		nd.Directive = d.string()
+		nd.ID = d.string()
+		nd.Title = d.string()
+		nd.Pos = d.pos()
+		nd.Options = opts.take(d.count())
+		for j := range nd.Options {
+			if d.bad {
+				return nil
+			}
+			o := &nd.Options[j]
+			o.Name = d.string()
+			o.Value = d.string()
+			o.Pos = d.pos()
+			o.ValuePos = d.pos()
+			o.Links = links.take(d.count())
+			for k := range o.Links {
+				if d.bad {
+					return nil
+				}
+				l := &o.Links[k]
+				l.ID = d.string()
+				l.State = parser.State(d.byte())
+				l.StateText = d.string()
+				l.Span = d.span()
+				l.Part = d.string()
+				l.Condition = d.string()
+			}
+		}
+		nd.Body = d.string()
+		nd.Parent = d.int()
+		switch d.byte() {
+		case 0:
+		case 1:
+			nd.Broken = true
+		default:
+			d.bad = true
+		}
+		nd.Revision = d.uint64()
+	}
+	return ns
+}
+
 // decodeFile decodes a payload written by appendFile for the file sf of
 // this run's FileSet, and sets sf's line table. The returned File's
 // strings share b's memory: b must not be changed afterwards. Any
@@ -346,53 +410,12 @@ func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
 	rels.s = make([]diag.Related, nRel)
 
 	f := &parser.File{Path: sf.Name(), Source: sf}
-	if n, ok := d.count(); ok {
-		f.Nodes = make([]parser.Node, n)
-		for i := range f.Nodes {
-			if d.bad {
-				return nil, errCorrupt
-			}
-			nd := &f.Nodes[i]
-			nd.Kind = parser.Kind(d.byte())
-			nd.Directive = d.string()
-			nd.ID = d.string()
-			nd.Title = d.string()
-			nd.Pos = d.pos()
-			nd.Options = opts.take(d.count())
-			for j := range nd.Options {
-				if d.bad {
-					return nil, errCorrupt
-				}
-				o := &nd.Options[j]
-				o.Name = d.string()
-				o.Value = d.string()
-				o.Pos = d.pos()
-				o.ValuePos = d.pos()
-				o.Links = links.take(d.count())
-				for k := range o.Links {
-					if d.bad {
-						return nil, errCorrupt
-					}
-					l := &o.Links[k]
-					l.ID = d.string()
-					l.State = parser.State(d.byte())
-					l.StateText = d.string()
-					l.Span = d.span()
-					l.Part = d.string()
-					l.Condition = d.string()
-				}
-			}
-			nd.Body = d.string()
-			nd.Parent = d.int()
-			switch d.byte() {
-			case 0:
-			case 1:
-				nd.Broken = true
-			default:
-				d.bad = true
-			}
-			nd.Revision = d.uint64()
-		}
+	f.Nodes = d.nodes(&opts, &links)
+	if f.Rejected = d.nodes(&opts, &links); len(f.Rejected) == 0 {
+		f.Rejected = nil // as the parser leaves it
+	}
+	if d.bad {
+		return nil, errCorrupt
 	}
 	if n, ok := d.count(); ok && !d.bad {
 		f.Diagnostics = make(diag.List, n)

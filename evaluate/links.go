@@ -47,10 +47,11 @@ func (s LinkState) String() string {
 
 // LinkState says whether the link e was written in still holds. The links
 // of an outcome made from a results file are observations of the tree as
-// it is: always current.
+// it is, and a shadow outcome counts as invalid whatever its pins: both
+// are always current.
 func (e *evaluation) LinkState(edge *graph.Edge) LinkState {
 	g := e.g
-	if g.From(edge).FromResults() {
+	if !g.From(edge).Pinnable() {
 		return Current
 	}
 	pin, ok := g.Pin(edge)

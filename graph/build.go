@@ -36,6 +36,9 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 		for i := range f.Nodes {
 			src = append(src, &f.Nodes[i])
 		}
+		for i := range f.Rejected {
+			src = append(src, &f.Rejected[i])
+		}
 	}
 	for i := range extra {
 		src = append(src, &extra[i])
@@ -59,7 +62,10 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]string, lock []pins.Pin) (*Graph, diag.List) {
 	b := &builder{needs: needs, files: fset}
 	// A node without an ID was already reported by the parser; nothing can
-	// link to it, so it stays out of the graph.
+	// link to it, so it stays out of the graph, and so does the second
+	// node of an ID. An outcome is the exception: it may be the evidence
+	// against a requirement, and bad input never makes that disappear
+	// (semantics.md). It stays, under a name no link can spell (shadowID).
 	// Sort small keys rather than the nodes themselves: the comparisons
 	// then read memory in order, which matters at hundreds of thousands of
 	// nodes.
@@ -68,38 +74,63 @@ func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parent
 		n  *parser.Node
 	}
 	keys := make([]key, 0, len(src))
+	var shadows []key
 	for _, n := range src {
-		if n.ID != "" && n.Kind != 0 {
+		switch {
+		case n.Kind == 0:
+		case n.ID != "":
 			keys = append(keys, key{n.ID, n})
+		case n.Kind == parser.Outcome:
+			shadows = append(shadows, key{shadowID(fset, n, "(no :id:)"), n})
 		}
 	}
-	keys = sortParallel(keys, func(a, b key) int {
+	byKey := func(a, b key) int {
 		if a.id != b.id {
 			return strings.Compare(a.id, b.id)
 		}
 		return fset.Compare(a.n.Pos, b.n.Pos)
-	})
+	}
+	keys = sortParallel(keys, byKey)
+	unique := keys[:0]
+	for i, k := range keys {
+		if i == 0 || keys[i-1].id != k.id {
+			unique = append(unique, k)
+			continue
+		}
+		first := unique[len(unique)-1].n
+		left := "this one is left out of the graph"
+		if k.n.Kind == parser.Outcome {
+			k.id = shadowID(fset, k.n, k.id+" (again)")
+			shadows = append(shadows, k)
+			left = fmt.Sprintf("this outcome stays in the graph as %q and counts as invalid for every test it confirms", k.id)
+		}
+		b.diag(diag.Diagnostic{
+			Code:    CodeDuplicateID,
+			Message: fmt.Sprintf("duplicate ID %q (first defined at %s)", k.n.ID, fset.Position(first.Pos)),
+			Detail:  "IDs are unique across the whole tree. The first definition (by file, line and column) is the one links resolve to; " + left + ".",
+			Span:    idSpan(k.n),
+			Related: []diag.Related{{Span: idSpan(first), Message: fmt.Sprintf("%q first defined here", k.n.ID)}},
+		})
+	}
+	keys = unique
+	if len(shadows) > 0 {
+		keys = append(keys, shadows...)
+		slices.SortFunc(keys, byKey)
+	}
 	kept := make([]*parser.Node, len(keys))
+	shadowOf := map[*parser.Node]string{}
 	for i, k := range keys {
 		kept[i] = k.n
+		if k.id != k.n.ID {
+			shadowOf[k.n] = k.id
+		}
 	}
 
 	g := &Graph{byID: make(map[string]int32, len(kept)), needs: needs, files: fset}
 	pn := make([]*parser.Node, 0, len(kept))
-	for i, n := range kept {
-		if i > 0 && kept[i-1].ID == n.ID {
-			first := pn[len(pn)-1]
-			b.diag(diag.Diagnostic{
-				Code:    CodeDuplicateID,
-				Message: fmt.Sprintf("duplicate ID %q (first defined at %s)", n.ID, fset.Position(first.Pos)),
-				Detail:  "IDs are unique across the whole tree. The first definition (by file, line and column) is the one links resolve to; this one is left out of the graph.",
-				Span:    idSpan(n),
-				Related: []diag.Related{{Span: idSpan(first), Message: fmt.Sprintf("%q first defined here", n.ID)}},
-			})
-			continue
-		}
-		g.byID[n.ID] = int32(len(pn))
-		pn = append(pn, n)
+	for _, k := range keys {
+		g.byID[k.id] = int32(len(pn))
+		pn = append(pn, k.n)
 	}
 	// Each node is set up where it lives, and every link entry looked up
 	// in byID, on every core: both only read what is built above and
@@ -119,6 +150,9 @@ func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parent
 		for i := lo; i < hi; i++ {
 			n := pn[i]
 			initNode(&g.nodes[i], i, n)
+			if id, ok := shadowOf[n]; ok {
+				g.nodes[i].id, g.nodes[i].shadow, g.nodes[i].broken = id, true, true
+			}
 			if needs != nil {
 				g.nodes[i].need = needs.Type(n.Directive) != nil
 				g.nodes[i].parent = parents[n]
@@ -160,6 +194,13 @@ func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parent
 	b.cycles()
 	b.warnings()
 	return g, b.diags
+}
+
+// shadowID names an outcome the graph keeps although links cannot reach
+// it (no :id:, or the ID of an earlier node): the name holds spaces, which
+// no ID written in a link option can, so it names nothing else.
+func shadowID(fset *source.FileSet, n *parser.Node, what string) string {
+	return fmt.Sprintf("%s at %s", what, fset.Position(n.Pos))
 }
 
 // sortParallel sorts s by cmp, a total order, sorting its two halves on

@@ -161,7 +161,10 @@ type Node struct {
 	parent string
 	// broken: an error diagnostic is about the node itself (its options,
 	// its ID, one of its link entries)
-	broken   bool
+	broken bool
+	// shadow marks an outcome kept though no link can reach it (no :id:,
+	// or an ID defined before): its ID is a name shadowID made.
+	shadow   bool
 	revision uint64
 	// outcome and waiver: :date:
 	date    time.Time
@@ -233,6 +236,16 @@ func (n *Node) CaseNames() []string { return append([]string(nil), n.caseNames..
 // option or value of it, its ID, or one of its link entries. Such an
 // outcome can only count against a requirement (semantics.md).
 func (n *Node) Broken() bool { return n.broken }
+
+// Shadow reports whether n is an outcome the graph keeps though no link
+// can reach it (no :id:, or the ID of an earlier node): it counts against
+// the tests it confirms, and no pin applies to it.
+func (n *Node) Shadow() bool { return n.shadow }
+
+// Pinnable reports whether seg.lock can pin the links n is written in: not
+// for an outcome made from a results file (an observation of the tree as
+// it is) nor for a shadow (its name is not an ID).
+func (n *Node) Pinnable() bool { return !n.fromResults && !n.shadow }
 
 // IsNeed reports whether the node is a sphinx-needs need: its directive is
 // a need type of the project (whatever seg kind it maps onto).

@@ -181,8 +181,8 @@ func (s *scanner) lowerName(b []byte) []byte {
 func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int {
 	d := s.firstKnown(bl, i, after, false)
 	name := s.lowerName(s.src[ns:ne])
-	if _, ok := s.cfg.Directives[string(name)]; ok {
-		s.node(d, p)
+	if kind, ok := s.cfg.Directives[string(name)]; ok {
+		s.node(d, p, kind)
 		return d.hi
 	}
 	info, known := knownDirectives[string(name)]
@@ -242,7 +242,7 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int 
 // s.nodes and s.opts for the builder: one token for all of a node's
 // options, and no captured values, spare participle most of its
 // per-token and per-capture cost, which dominates parsing time.
-func (s *scanner) node(d block, p int) {
+func (s *scanner) node(d block, p int, kind Kind) {
 	h := s.split(d, true, s.fieldBuf)
 	s.fieldBuf = h.fields[:0]
 	if h.bad == nil {
@@ -250,6 +250,15 @@ func (s *scanner) node(d block, p int) {
 	}
 	if h.bad != nil {
 		s.diags = append(s.diags, *h.bad)
+		if kind == Outcome {
+			// docutils rejects the directive, but an outcome must not
+			// vanish with it: it may be the one that failed (semantics.md,
+			// "bad input never makes evidence against a requirement
+			// disappear"). Keep what can be read of it.
+			fields := s.lenient(d, h)
+			s.rejected = append(s.rejected, rejectedInfo{head: d.lo, pos: p, title: s.title(d, h), opt: len(s.rejectedOpts), nopt: len(fields)})
+			s.rejectedOpts = append(s.rejectedOpts, fields...)
+		}
 		return
 	}
 	k := len(s.nodes)
@@ -440,6 +449,36 @@ func bulletItems(s *scanner, c block) []block {
 		i = it.hi
 	}
 	return items
+}
+
+// lenient reads the option fields of a directive block docutils rejects:
+// the well-formed fields split found, then every later line of the option
+// block that starts a field at the options' indentation, skipping what is
+// not a field.
+func (s *scanner) lenient(d block, h header) []field {
+	fields := append([]field(nil), h.fields...)
+	k := h.argLo
+	for k < d.hi && !s.blankAt(d, k) {
+		k++
+	}
+	j := h.optLo
+	if len(fields) > 0 {
+		j = fields[len(fields)-1].hi
+	}
+	for ; j < k; j++ {
+		t := s.lineText(d, j)
+		nameEnd, _, ok := fieldMarker(t)
+		if !ok || s.rel(d, j) != 0 || bytes.ContainsAny(unescape(t[1:nameEnd]), " \t\v\f") {
+			continue
+		}
+		e := j + 1
+		for e < k && s.rel(d, e) > 0 {
+			e++
+		}
+		fields = append(fields, field{start: s.textAt(d, j), lo: j, hi: e})
+		j = e - 1
+	}
+	return fields
 }
 
 // duplicate finds an option given twice. docutils (and Sphinx) reject such

@@ -94,6 +94,14 @@ type nodeInfo struct {
 	end, child, last, next int
 }
 
+// rejectedInfo is an outcome directive docutils rejects (a repeated
+// option, a malformed option block): no token, no node, but its fields
+// (rejectedOpts[opt:opt+nopt]) are read into File.Rejected.
+type rejectedInfo struct {
+	head, pos, opt, nopt int
+	title                string
+}
+
 // lexDiag is a problem the lexer finds in a seg directive's block.
 type lexDiag struct {
 	code       *diag.Code
@@ -113,6 +121,9 @@ type scanner struct {
 	hint  int // the line lineOf found last
 
 	fieldBuf []field // reused between directive headers
+	// rejected are the outcomes docutils rejects, with their fields.
+	rejected     []rejectedInfo
+	rejectedOpts []field
 	// nMain is the number of physical lines; lines after them are the
 	// lines of table cells, which point into the same source.
 	nMain int
@@ -608,9 +619,9 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 				if m := substitutionEnd(rest); m > 0 {
 					if ns, ne, after, ok := directiveName(rest[m:]); ok {
 						name := s.lowerName(rest[m+ns : m+ne])
-						if _, seg := s.cfg.Directives[string(name)]; seg {
+						if kind, seg := s.cfg.Directives[string(name)]; seg {
 							d := s.firstKnown(bl, i, p+n+m+after, false)
-							s.node(d, p)
+							s.node(d, p, kind)
 							return d.hi
 						}
 					}

@@ -153,6 +153,11 @@ type File struct {
 	Source      *source.File
 	Nodes       []Node
 	Diagnostics diag.List
+	// Rejected are the outcomes docutils rejects (a repeated option, a
+	// malformed option block), with the options that could be read. They
+	// are not nodes of the document, but each counts against the tests
+	// its :confirms: names, as an outcome that did not pass.
+	Rejected []Node `json:",omitempty"`
 }
 
 // Position resolves a position of this file's nodes or diagnostics.

@@ -110,7 +110,37 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 		b.opts = make([]Option, len(s.opts))
 		b.nodes(ast.Nodes, -1)
 	}
+	b.rejected()
 	return f
+}
+
+// rejected reads the outcomes docutils rejects into File.Rejected, with
+// the options that could be read: the graph counts them against every
+// test their :confirms: names (semantics.md). Their errors are reported
+// already.
+func (b *builder) rejected() {
+	src := b.s.src
+	b.need = nil
+	for _, ri := range b.s.rejected {
+		t := src[ri.pos:b.s.lines[ri.head].end]
+		n, _ := prefixWS(t, "..")
+		if t[n] == '|' {
+			n += substitutionEnd(t[n:])
+		}
+		ns, ne, _, _ := directiveName(t[n:])
+		nd := Node{Kind: Outcome, Directive: b.intern(b.s.lowerName(t[n+ns : n+ne])), Title: ri.title,
+			Pos: b.pos(ri.pos), Parent: -1, Broken: true}
+		var info optInfo
+		for _, f := range b.s.rejectedOpts[ri.opt : ri.opt+ri.nopt] {
+			o := b.option(f, Outcome, &info)
+			if o.Name == "id" && nd.ID == "" {
+				nd.ID = o.Value
+			}
+			nd.Options = append(nd.Options, o)
+		}
+		nd.Revision = Revision(b.cfg.Document(&nd))
+		b.f.Rejected = append(b.f.Rejected, nd)
+	}
 }
 
 // sortFileDiags orders the diagnostics of one file by offset, code and

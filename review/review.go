@@ -78,7 +78,7 @@ func List(c *check.Check) *Review {
 	g := c.Graph
 	seen := map[pins.Link]bool{}
 	for e := range g.Edges() {
-		if g.From(e).FromResults() {
+		if !g.From(e).Pinnable() {
 			continue
 		}
 		l := g.Link(e)
@@ -161,8 +161,8 @@ func (r *Review) Apply(ch Change, suggest func(string) string) ([]pins.Pin, erro
 				why += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return nil, &UnknownError{id, why}
-		case n.FromResults():
-			return nil, &UnknownError{id, "an outcome made from a results file, which no pin applies to"}
+		case !n.Pinnable():
+			return nil, &UnknownError{id, "no pin applies to it (an outcome made from a results file, or one kept under a made-up name)"}
 		}
 		accept[id] = true
 	}
@@ -179,7 +179,7 @@ func (r *Review) Apply(ch Change, suggest func(string) string) ([]pins.Pin, erro
 	}
 	for e := range g.Edges() {
 		from := g.From(e)
-		if from.FromResults() || !(ch.All || accept[from.ID()]) {
+		if !from.Pinnable() || !(ch.All || accept[from.ID()]) {
 			continue
 		}
 		l := g.Link(e)
