@@ -445,7 +445,7 @@ func (b *builder) state(l *Link, option string, ps, pe int) {
 		l.State = InvalidState
 		d := b.diag(CodeInvalidState, sp, "invalid link state %q", l.StateText)
 		d.Detail = "A state is one of active, suspect or retired; this entry counts as not active."
-		if s := closest(strings.ToLower(l.StateText), []string{"active", "suspect", "retired"}); s != "" {
+		if s := diag.Closest(l.StateText, []string{"active", "suspect", "retired"}); s != "" {
 			d.Message += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 	}
@@ -483,7 +483,7 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 			cands = append(cands, k)
 		}
 		d := b.diag(CodeUnknownOption, info.name, "unknown option \":%s:\"", o.Name)
-		if s := closest(o.Name, cands); s != "" {
+		if s := diag.Closest(o.Name, cands); s != "" {
 			d.Message += fmt.Sprintf(" (did you mean \":%s:\"?)", s)
 		}
 		article := "A"
@@ -521,7 +521,7 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 			v := nd.Options[i].Value
 			if !contains(results, v) {
 				d := b.diag(CodeInvalidResult, b.span(infos[i].valStart, infos[i].valEnd), "invalid result %q", v)
-				if s := closest(strings.ToLower(v), results); s != "" {
+				if s := diag.Closest(v, results); s != "" {
 					d.Message += fmt.Sprintf(" (did you mean %q?)", s)
 				}
 				d.Detail = "A result is one of passed, failed, skipped or error, in lower case."
@@ -568,48 +568,4 @@ func validDate(v string) bool {
 	}
 	_, err := time.Parse("2006-01-02", v)
 	return err == nil
-}
-
-// closest is the candidate nearest to s, when near enough to be a typo.
-func closest(s string, cands []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range cands {
-		d := editDistance(s, c)
-		if d < bestD || d == bestD && c < best {
-			best, bestD = c, d
-		}
-	}
-	if bestD == 0 || bestD == 1 || bestD == 2 && len(s) >= 5 {
-		return best
-	}
-	return ""
-}
-
-// editDistance is the optimal-string-alignment distance (Levenshtein with
-// transpositions), in bytes.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 1 << 20
-	}
-	var d [66][66]int
-	for i := 0; i <= len(a); i++ {
-		d[i][0] = i
-	}
-	for j := 0; j <= len(b); j++ {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, d[i-2][j-2]+1)
-			}
-			d[i][j] = v
-		}
-	}
-	return d[len(a)][len(b)]
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
@@ -34,13 +35,11 @@ func ExplainTargets(c *check.Check, id string) ([]*graph.Node, error) {
 	g := c.Graph
 	n, ok := g.Lookup(id)
 	if !ok {
-		best, bestD := "", 4
+		ids := make([]string, 0, g.Len())
 		for m := range g.Nodes() {
-			if d := graph.EditDistance(id, m.ID(), 3); d < bestD {
-				best, bestD = m.ID(), d
-			}
+			ids = append(ids, m.ID())
 		}
-		return nil, &UnknownIDError{ID: id, Suggestion: best}
+		return nil, &UnknownIDError{ID: id, Suggestion: diag.Closest(id, ids)}
 	}
 	return g.BearsOn(n), nil
 }
