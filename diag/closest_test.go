@@ -81,3 +81,14 @@ func TestClosest(t *testing.T) {
 		t.Errorf("DidYouMean with nothing near = %q", got)
 	}
 }
+
+func TestArticle(t *testing.T) {
+	for word, want := range map[string]string{
+		"implementation": "an implementation", "outcome": "an outcome", "requirement": "a requirement",
+		"test": "a test", "waiver": "a waiver", "need": "a need", "": "a ",
+	} {
+		if got := Article(word); got != want {
+			t.Errorf("Article(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

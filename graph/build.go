@@ -360,7 +360,7 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 			if target.kind != spec.target {
 				b.diag(diag.Diagnostic{
 					Code:    CodeWrongKind,
-					Message: fmt.Sprintf(":%s: must name a %s, but %q is a %s", o.Name, spec.target, l.ID, target.kind),
+					Message: fmt.Sprintf(":%s: must name %s, but %q is %s", o.Name, diag.Article(spec.target.String()), l.ID, diag.Article(target.kind.String())),
 					Detail:  "A link to a node of the wrong kind adds no edge.",
 					Span:    l.Span,
 					Related: []diag.Related{{Span: source.At(target.pos), Message: fmt.Sprintf("%q is defined here", l.ID)}},

@@ -486,11 +486,8 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		if s := diag.Closest(o.Name, cands); s != "" {
 			d.Message += fmt.Sprintf(" (did you mean \":%s:\"?)", s)
 		}
-		article := "A"
-		if strings.ContainsRune("aeiou", rune(nd.Kind.String()[0])) {
-			article = "An"
-		}
-		d.Detail = fmt.Sprintf("%s %s takes %s.", article, nd.Kind, optionList2(cands))
+		d.Detail = fmt.Sprintf("%s takes %s. To allow another option (kept as an attribute), list it under extra_options in seg.toml.",
+			capitalize(diag.Article(nd.Kind.String())), optionList2(cands))
 	}
 
 	if i, ok := first("id"); ok {
@@ -520,11 +517,13 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		if i, ok := first("result"); ok && nd.Options[i].Value != "" {
 			v := nd.Options[i].Value
 			if !contains(results, v) {
-				d := b.diag(CodeInvalidResult, b.span(infos[i].valStart, infos[i].valEnd), "invalid result %q", v)
+				hint := ""
 				if s := diag.Closest(v, results); s != "" {
-					d.Message += fmt.Sprintf(" (did you mean %q?)", s)
+					hint = fmt.Sprintf("; did you mean %q?", s)
 				}
-				d.Detail = "A result is one of passed, failed, skipped or error, in lower case."
+				b.diag(CodeInvalidResult, b.span(infos[i].valStart, infos[i].valEnd),
+					"invalid result %q (want passed, failed, skipped or error%s)", v, hint).Detail =
+					"Results are lower-case words. An outcome without a valid result counts against every requirement its test verifies, and no waiver excuses it."
 			}
 		}
 	case Waiver:
@@ -552,13 +551,25 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// optionList2 lists option names as ":a:, :b: and :c:", the first (:id:)
+// first and the others sorted.
 func optionList2(names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = ":" + n + ":"
 	}
 	sort.Strings(out[1:])
-	return strings.Join(out, ", ")
+	if len(out) < 2 {
+		return strings.Join(out, "")
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // validDate accepts exactly YYYY-MM-DD naming a real day.

@@ -200,7 +200,7 @@ func WriteExplain(w io.Writer, c *check.Check, id string, colored bool) error {
 	st := newStyle(colored)
 	bw := bufio.NewWriter(w)
 	if n, _ := c.Graph.Lookup(id); n.Kind() != parser.Requirement {
-		fmt.Fprintf(bw, "%s is a %s; it bears on %s.\n\n", st.id(id), n.Kind(), plural(len(targets), "requirement"))
+		fmt.Fprintf(bw, "%s is %s; it bears on %s.\n\n", st.id(id), diag.Article(n.Kind().String()), plural(len(targets), "requirement"))
 	}
 	for i, n := range targets {
 		if i > 0 {

@@ -56,17 +56,35 @@ func WriteDiagnostics(w io.Writer, c *check.Check, ds diag.List, colored bool) e
 }
 
 func writeDiagnostic(w *bufio.Writer, st style, wh where, d diag.Diagnostic) {
-	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.at(d.Span.Start).String()), st.severity(d.Severity().String()), d.Message, d.Code)
-	writeSnippet(w, st, wh, d.Span)
+	sev := d.Severity().String()
+	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.at(d.Span.Start).String()), st.severity(sev), d.Message, d.Code)
+	writeSnippet(w, st, wh, d.Span, sev)
+	writeHelp(w, st, d.Detail)
 	for _, r := range d.Related {
 		fmt.Fprintf(w, "%s: %s: %s\n", st.pos(wh.at(r.Span.Start).String()), st.note("note"), r.Message)
 	}
 }
 
+// writeHelp prints a diagnostic's detail (how to fix it) under its
+// snippet, as a compiler prints a help line: "     = help: ...", lined up
+// with the snippet's bar. Further lines of the detail are indented to the
+// text of the first.
+func writeHelp(w *bufio.Writer, st style, detail string) {
+	detail = strings.TrimSpace(detail)
+	if detail == "" {
+		return
+	}
+	lines := strings.Split(detail, "\n")
+	fmt.Fprintf(w, "%4s %s %s\n", "", st.dim("="), st.note("help:")+" "+lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintf(w, "%4s   %s%s\n", "", "      ", strings.TrimRight(l, " \t"))
+	}
+}
+
 // writeSnippet prints the source line of a span and a caret line under it.
 // The caret line copies the tabs of the source line, so it lines up in any
-// terminal whatever its tab width.
-func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span) {
+// terminal whatever its tab width; the carets take the severity's color.
+func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span, severity string) {
 	line, ok := wh.line(sp.Start)
 	if !ok || !utf8.Valid(line) {
 		return
@@ -91,5 +109,5 @@ func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span) {
 	if n := sp.Len(); n > 0 && col-1+n <= len(line) && wh.at(sp.End).Line == start.Line {
 		width = max(1, utf8.RuneCount(line[col-1:col-1+n]))
 	}
-	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.err(strings.Repeat("^", width)))
+	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.caret(severity, strings.Repeat("^", width)))
 }
