@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -12,18 +13,30 @@ import (
 	"github.com/seg-trace/seg/source"
 )
 
+// TextOptions are how the text report is written.
+type TextOptions struct {
+	// Colored writes ANSI colors (the caller decides: a terminal, --color).
+	Colored bool
+	// Quiet leaves the satisfied requirements out: the diagnostics, the
+	// unsatisfied requirements and the summary remain (--quiet).
+	Quiet bool
+}
+
 // WriteText writes the compiler-style report: diagnostics with source
 // snippets, then every requirement with its status (satisfied, failing or
 // unproven; the others with their reasons), then a summary line that
 // names the evaluation date.
-func WriteText(w io.Writer, c *check.Check, colored bool) error {
+func WriteText(w io.Writer, c *check.Check, opt TextOptions) error {
 	bw := bufio.NewWriter(w)
-	st := newStyle(colored)
+	st := newStyle(opt.Colored)
 	wh := whereOf(c)
 	for _, d := range c.Diagnostics {
 		writeDiagnostic(bw, st, wh, d)
 	}
 	reqs := c.Requirements()
+	if opt.Quiet {
+		reqs = slices.DeleteFunc(reqs, func(r check.Requirement) bool { return r.Verdict.Satisfied })
+	}
 	if len(c.Diagnostics) > 0 && len(reqs) > 0 {
 		bw.WriteByte('\n')
 	}
@@ -40,8 +53,10 @@ func WriteText(w io.Writer, c *check.Check, colored bool) error {
 			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.at(reason.Pos).String()), reason.Message, reason.Code)
 		}
 	}
-	n := c.Counts()
-	fmt.Fprintf(bw, "\n%s (evaluated at %s)\n", summary(n), Date(c.At))
+	if len(c.Diagnostics) > 0 || len(reqs) > 0 {
+		bw.WriteByte('\n')
+	}
+	fmt.Fprintf(bw, "%s (evaluated at %s)\n", checkSummary(c), Date(c.At))
 	return bw.Flush()
 }
 
