@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/seg-trace/seg/check"
@@ -199,6 +200,17 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, check.Stats, erro
 	}
 	id := o.args[0]
 	root, _ := rootArg(o.args[1:])
+	if len(o.args) == 2 {
+		// The second argument is often a second ID (seg explain A B), or
+		// a typo; say what it was taken for rather than "cannot read root".
+		if st, err := os.Stat(root); err != nil || !st.IsDir() {
+			what := "there is no folder " + strconv.Quote(root)
+			if err == nil {
+				what = strconv.Quote(root) + " is a file, not a folder"
+			}
+			return 0, check.Stats{}, usagef("seg explain: %s. The second argument is the tree's root folder (usage: seg explain ID [ROOT]); to explain several IDs, run seg explain once for each", what)
+		}
+	}
 	if err := wantFormat("explain", o); err != nil {
 		return 0, check.Stats{}, err
 	}
@@ -211,10 +223,11 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, check.Stats, erro
 	}
 	// explain is no gate: it exits 0 whatever the verdicts it explains.
 	code, err := emit(o, stdout, func(w io.Writer, colored bool) error {
+		opt := report.ExplainOptions{Depth: o.depth, Colored: colored}
 		if o.format == "json" {
-			return report.WriteExplainJSON(w, c, id)
+			return report.WriteExplainJSON(w, c, id, opt)
 		}
-		return report.WriteExplain(w, c, id, colored)
+		return report.WriteExplain(w, c, id, opt)
 	}, exitOK)
 	return code, stats, err
 }

@@ -31,6 +31,7 @@ type options struct {
 	linkTemplate  string
 	failOn        check.FailOn
 	quiet         bool
+	depth         int // explain --depth; -1 when not given
 
 	args []string // positional arguments, in order
 }
@@ -124,6 +125,9 @@ func parseFlags(cmd string, args []string, stdout io.Writer) (*options, error) {
 			return nil, usagef("seg %s: --at must be a date YYYY-MM-DD, not %q", cmd, o.at)
 		}
 	}
+	if given["depth"] && o.depth < 0 {
+		return nil, usagef("seg %s: --depth must be 0 or more, not %d (leave it out for the whole tree)", cmd, o.depth)
+	}
 	return o, nil
 }
 
@@ -162,6 +166,8 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 			return nil
 		})
 		fs.BoolVar(&o.quiet, "quiet", false, "list only the diagnostics, the unsatisfied requirements and the summary (text format)")
+	case "explain":
+		fs.IntVar(&o.depth, "depth", -1, "expand `N` levels of the requirements that refine it (default: the whole tree below, each requirement once; 0: none)")
 	case "matrix":
 		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
 		fs.StringVar(&o.linkTemplate, "link-template", "", "link `TEMPLATE` with {file} and {line}, e.g. https://host/repo/blob/main/{file}#L{line}")

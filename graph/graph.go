@@ -132,10 +132,11 @@ type Node struct {
 	resultRaw string
 	config    string
 	// waiver
-	expires     time.Time
-	hasExpires  bool
-	expiresOK   bool
-	expiresText string
+	expires       time.Time
+	hasExpires    bool
+	expiresOK     bool
+	expiresText   string
+	justification string
 	// implementation
 	sources string
 	// test
@@ -176,6 +177,10 @@ func (n *Node) InDegree() int       { return len(n.in) }
 func (n *Node) OutDegree() int      { return len(n.out) }
 func (n *Node) String() string      { return n.id }
 func (n *Node) IsRequirement() bool { return n.kind == parser.Requirement }
+
+// Justification is a waiver's content, dedented: why the failure it
+// excuses is accepted. "" for other nodes (their content is not kept).
+func (n *Node) Justification() string { return n.justification }
 
 // Broken reports whether an error diagnostic is about the node itself: an
 // option or value of it, its ID, or one of its link entries. Such an
