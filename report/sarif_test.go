@@ -389,6 +389,19 @@ func TestSARIFEveryCodeSynthetic(t *testing.T) {
 			}
 		}
 	}
+	// Each diagnostic's detail is the second line of its message.
+	synthetic := 0
+	for _, r := range doc.Runs[0].Results {
+		if strings.HasPrefix(r.Message.Text, "synthetic ") {
+			synthetic++
+			if !strings.Contains(r.Message.Text, "\ndetail") {
+				t.Errorf("result %s: the message does not carry the detail: %q", r.RuleID, r.Message.Text)
+			}
+		}
+	}
+	if synthetic == 0 {
+		t.Error("no result of a synthetic diagnostic")
+	}
 	// One unsatisfied requirement, as a result under its first reason's
 	// rule, with every blocking reason as a related location.
 	n := 0
