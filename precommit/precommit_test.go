@@ -410,17 +410,25 @@ func localHook(t *testing.T, seg string, args string) string {
 	return b.String()
 }
 
+// localHookRepo is a repository with the hook of .pre-commit-hooks.yaml as
+// a local hook (localHook) and the clean tree committed through it; it
+// returns the repository, its environment and the seg binary.
+func localHookRepo(t *testing.T) (string, []string, string) {
+	t.Helper()
+	preCommit(t)
+	seg := segBinary(t)
+	env := gitEnv(t)
+	dir := repo(t, env, localHook(t, seg, ""))
+	wantCommit(t, dir, env, "clean docs", true)
+	return dir, env, seg
+}
+
 // The real pre-commit tool, seg as a local hook built from this checkout:
 // a clean commit passes, a commit that breaks a link is refused with seg's
 // message, the fixed commit passes; a commit touching an unrelated file in
 // a tree with a problem elsewhere passes, and is refused with --blame all.
 func TestPreCommitLocalHook(t *testing.T) {
-	preCommit(t)
-	seg := segBinary(t)
-	env := gitEnv(t)
-	dir := repo(t, env, localHook(t, seg, ""))
-
-	wantCommit(t, dir, env, "clean docs", true)
+	dir, env, seg := localHookRepo(t)
 	if out := mustRun(t, dir, env, "pre-commit", "run", "--all-files"); !strings.Contains(out, "Passed") {
 		t.Errorf("pre-commit run --all-files does not say Passed:\n%s", out)
 	}
@@ -467,11 +475,7 @@ func TestPreCommitLocalHook(t *testing.T) {
 // hook's output lists only what the staged files bear on, and not the
 // satisfied requirements.
 func TestPreCommitBlocksOnlyWhatIsBroken(t *testing.T) {
-	preCommit(t)
-	seg := segBinary(t)
-	env := gitEnv(t)
-	dir := repo(t, env, localHook(t, seg, ""))
-	wantCommit(t, dir, env, "clean docs", true)
+	dir, env, _ := localHookRepo(t)
 
 	// 1. A requirement written before its test: unproven, shown, let through.
 	writeFile(t, dir, "docs/requirements.rst", cleanTree["docs/requirements.rst"]+
