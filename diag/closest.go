@@ -36,21 +36,23 @@ func Distance(a, b string, limit int) int {
 		rows = make([]int, 3*n)
 	}
 	n := len(b) + 1
-	back, prev, cur := rows[:n], rows[n:2*n], rows[2*n:]
+	back, prev, cur := rows[:n:n], rows[n:2*n:2*n], rows[2*n:3*n:3*n]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
+		ai := a[i-1]
 		cur[0] = i
 		rowMin := i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, back[j-2]+1)
+		for j := 1; j < n; j++ {
+			v := prev[j-1] // a match
+			if ai != b[j-1] {
+				v = min(prev[j], cur[j-1], v) + 1
+				if i > 1 && j > 1 && ai == b[j-2] && a[i-2] == b[j-1] {
+					v = min(v, back[j-2]+1) // a swap
+				}
+			} else {
+				v = min(v, prev[j]+1, cur[j-1]+1)
 			}
 			cur[j] = v
 			rowMin = min(rowMin, v)

@@ -1,6 +1,9 @@
 package diag
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // naive is the optimal-string-alignment distance by its textbook
 // definition, without the limit.
@@ -89,6 +92,21 @@ func TestArticle(t *testing.T) {
 	} {
 		if got := Article(word); got != want {
 			t.Errorf("Article(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+// BenchmarkDistance measures one ID against 1,000 IDs of its length, as
+// the graph's suggester does for an unresolved link.
+func BenchmarkDistance(b *testing.B) {
+	ids := make([]string, 1000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("SEG-SREQ-%03d", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, id := range ids {
+			Distance("SEG-SREQ-06", id, MaxTypos(len(id)))
 		}
 	}
 }
