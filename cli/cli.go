@@ -44,6 +44,7 @@ usage:
   seg import  [ROOT]            write outcomes read from test results as .. outcome:: directives
   seg init    [ROOT]            write a commented seg.toml; print the pre-commit and CI snippets
   seg version                   print the version
+  seg help    [COMMAND]         what a command does, its flags and their values
 
 ROOT defaults to the current folder. 'seg help COMMAND' (or 'seg COMMAND --help')
 describes a command and its flags.
