@@ -6,6 +6,7 @@
 package check
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -27,6 +28,8 @@ import (
 type Tree struct {
 	Root   string
 	Config *config.Config
+	// FailOn is the config's [check] fail_on, 0 when it has none.
+	FailOn FailOn
 }
 
 // Open checks the root and reads its configuration (explicit names a
@@ -44,7 +47,13 @@ func Open(root, explicit string) (*Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad config: %w", err)
 	}
-	return &Tree{Root: root, Config: cfg}, nil
+	t := &Tree{Root: root, Config: cfg}
+	if cfg.FailOn != nil {
+		if t.FailOn, err = ParseFailOn(cfg.FailOn...); err != nil {
+			return nil, fmt.Errorf("bad config: %w", &config.Error{File: cfg.File, Line: cfg.FailOnLine, Msg: "[check] fail_on: " + err.Error()})
+		}
+	}
+	return t, nil
 }
 
 // Options are what one run reads besides the tree.
@@ -60,6 +69,9 @@ type Options struct {
 	ResultsConfig string
 	// Cache, when not nil, is the parse cache the files are read through.
 	Cache *cache.Cache
+	// FailOn is what fails the check (--fail-on); 0 leaves it to the
+	// config's [check] fail_on, or else DefaultFailOn.
+	FailOn FailOn
 }
 
 // Stats is what the parse cache did in one run.
@@ -81,6 +93,8 @@ type Check struct {
 	Outcomes []parser.Node
 	// Unmatched lists the results cases no test specification claims.
 	Unmatched []results.Case
+	// FailOn is what fails the check (Failed); 0 means DefaultFailOn.
+	FailOn FailOn
 
 	// Lock is what seg.lock holds (empty when the tree has none).
 	Lock *pins.Lock
@@ -148,6 +162,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 		Root: t.Root, At: at, Config: t.Config, Files: fset, Parsed: parsed,
 		Graph: g, Result: res, Diagnostics: diags, Lock: lock,
 		Outcomes: rs.outcomes, Unmatched: rs.unmatched, deps: deps,
+		FailOn: cmp.Or(o.FailOn, t.FailOn),
 	}, nil
 }
 

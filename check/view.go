@@ -48,12 +48,8 @@ func (c *Check) Counts() Counts {
 	return n
 }
 
-// Failed reports whether the check fails (exit code 1): an error, or an
-// unsatisfied requirement, among what it shows.
-func (c *Check) Failed() bool {
-	n := c.Counts()
-	return n.Errors > 0 || n.Unsatisfied > 0
-}
+// Narrowed reports whether the check is narrowed to some files (Narrow).
+func (c *Check) Narrowed() bool { return c.only != nil }
 
 // Narrow is the check as a commit touching the files (root-relative slash
 // paths) is blamed for it (docs/precommit.md). Verdicts are still those of

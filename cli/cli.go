@@ -8,12 +8,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
 )
 
 // Version is seg's version; release builds set it with -ldflags.
@@ -22,10 +25,12 @@ var Version = "0.1.0-dev"
 // now is the clock; tests replace it.
 var now = time.Now
 
-// Exit codes.
+// Exit codes. Only the gates (check) exit 1, on what their policy fails
+// on (check.FailOn); the other commands exit 0 when they did their job,
+// whatever the verdicts, and 2 when they could not.
 const (
 	exitOK      = 0
-	exitFailed  = 1 // an error diagnostic or an unsatisfied requirement
+	exitFailed  = 1 // a gate's finding: by default an error or an unsatisfied requirement
 	exitTrouble = 2 // seg could not do its job
 )
 
@@ -40,9 +45,13 @@ usage:
   seg review  [ROOT]            the links whose target changed since they were pinned; --accept pins them
   seg init    [ROOT]            write a commented seg.toml; print the pre-commit and CI snippets
   seg version                   print the version
+  seg help    [COMMAND]         what a command does, its flags and their values
 
-ROOT defaults to the current folder. Run 'seg COMMAND -h' for a command's flags.
-Exit codes: 0 all satisfied and no error, 1 an error or an unsatisfied requirement, 2 seg could not run.
+ROOT defaults to the current folder. 'seg help COMMAND' (or 'seg COMMAND --help')
+describes a command and its flags.
+Exit codes: seg check exits 1 on what --fail-on names (by default an error or an
+unsatisfied requirement); the other commands exit 0 when they did their job; 2 always
+means seg could not run (bad flags, an unreadable root, a bad config).
 `
 
 // Execute runs seg with the arguments after the program name and returns
@@ -81,10 +90,9 @@ func execute(args []string, stdout, stderr io.Writer) (int, check.Stats) {
 		fmt.Fprintf(stdout, "seg %s\n", versionString())
 		return exitOK, check.Stats{}
 	case "help", "-h", "--help", "-help":
-		fmt.Fprint(stdout, usage)
-		return exitOK, check.Stats{}
+		return help(args[1:], stdout, stderr), check.Stats{}
 	default:
-		fmt.Fprintf(stderr, "seg: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "seg: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, commandNames()), usage)
 		return exitTrouble, check.Stats{}
 	}
 	code, stats, err := run(args[1:], stdout, stderr)
@@ -96,6 +104,40 @@ func execute(args []string, stdout, stderr io.Writer) (int, check.Stats) {
 		return exitTrouble, stats
 	}
 	return code, stats
+}
+
+// commandNames lists every command, for "did you mean".
+func commandNames() []string {
+	return slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(commands)), "help", "init", "version")))
+}
+
+// help is seg help [COMMAND]: the general usage, or one command's help,
+// on stdout.
+func help(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case len(args) > 1:
+		fmt.Fprintf(stderr, "seg help: want one command, got %q\n", args)
+		return exitTrouble
+	}
+	switch cmd := args[0]; cmd {
+	case "init":
+		fmt.Fprint(stdout, initUsage)
+	case "version":
+		fmt.Fprint(stdout, "usage: seg version\n\nPrints seg's version (and the commit it was built from, when known).\n")
+	case "help":
+		fmt.Fprint(stdout, "usage: seg help [COMMAND]\n\nDescribes seg, or one command and its flags.\n")
+	default:
+		if _, ok := commands[cmd]; !ok {
+			fmt.Fprintf(stderr, "seg help: unknown command %q%s (commands: %s)\n", cmd, diag.DidYouMean(cmd, commandNames()), strings.Join(commandNames(), ", "))
+			return exitTrouble
+		}
+		_, fs := newFlags(cmd)
+		writeHelp(stdout, cmd, fs)
+	}
+	return exitOK
 }
 
 func versionString() string {
@@ -122,6 +164,7 @@ func open(root string, o *options) (*check.Tree, check.Options, error) {
 	}
 	opts := check.Options{
 		At: o.evaluationDate(now), Results: o.results, Witnesses: splitList(o.witness), ResultsConfig: o.resultsConfig,
+		FailOn: o.failOn,
 	}
 	if !o.noCache {
 		if base, ok := cache.BaseDir(); ok {

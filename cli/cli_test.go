@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -51,10 +53,14 @@ func TestExitCodes(t *testing.T) {
 		{"satisfied tree", []string{"check", "--at", "2026-11-29", "../examples/brake"}, 0},
 		{"problems", []string{"check", "--at", "2026-11-29", "../examples/broken"}, 1},
 		{"problems as json", []string{"check", "--format", "json", "../examples/broken"}, 1},
-		{"graph of a broken tree", []string{"graph", "../examples/broken"}, 1},
+		// Only check is a gate: graph, explain and matrix exit 0 when they
+		// did their job, whatever the verdicts.
+		{"graph of a broken tree", []string{"graph", "../examples/broken"}, 0},
+		{"matrix of a broken tree", []string{"matrix", "../examples/broken"}, 0},
 		{"graph dot", []string{"graph", "--format", "dot", "../examples/brake", "--at", "2026-11-29"}, 0},
 		{"explain satisfied", []string{"explain", "BRK-SREQ-010", "../examples/brake", "--at", "2026-11-29"}, 0},
-		{"explain unsatisfied", []string{"explain", "SEG-SREQ-007", "../examples/broken"}, 1},
+		{"explain unsatisfied", []string{"explain", "SEG-SREQ-007", "../examples/broken"}, 0},
+		{"bad --fail-on", []string{"check", "--fail-on", "failng", "../examples/brake"}, 2},
 		{"missing root", []string{"check", "does/not/exist"}, 2},
 		{"bad flag", []string{"check", "--nope"}, 2},
 		{"bad format", []string{"graph", "--format", "png", "."}, 2},
@@ -69,6 +75,27 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("seg %s: exit %d, want %d\nstderr: %s", strings.Join(c.args, " "), got, c.want, stderr)
 			}
 		})
+	}
+}
+
+// seg import is no gate: 0 when it wrote the outcomes, 2 when it could
+// not (a results file it cannot read whole, or no case any test claims),
+// never 1.
+func TestImportExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"docs/a.rst": ".. sreq:: R\n   :id: R-1\n\n.. test:: T\n   :id: T-1\n   :verifies: R-1\n   :cases: *TestA\n",
+		"ok.xml":     `<testsuite name="s"><testcase classname="k" name="TestA"/></testsuite>`,
+		"other.xml":  `<testsuite name="s"><testcase classname="k" name="TestB"/></testsuite>`,
+		"bad.xml":    `<testsuite name="s"><testcase`,
+	}
+	writeTree(t, dir, files, slices.Sorted(maps.Keys(files)))
+	docs := filepath.Join(dir, "docs")
+	for name, want := range map[string]int{"ok.xml": 0, "other.xml": 2, "bad.xml": 2} {
+		code, _, stderr := run("import", "--at", "2026-11-29", "--results", filepath.Join(dir, name), docs)
+		if code != want {
+			t.Errorf("seg import --results %s: exit %d, want %d\n%s", name, code, want, stderr)
+		}
 	}
 }
 

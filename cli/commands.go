@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/seg-trace/seg/check"
@@ -16,26 +15,22 @@ import (
 	"github.com/seg-trace/seg/report"
 )
 
-var checkFormats = map[string]func(io.Writer, *check.Check, bool) error{
+var checkFormats = map[string]func(io.Writer, *check.Check, report.TextOptions) error{
 	"text":   report.WriteText,
-	"json":   func(w io.Writer, c *check.Check, _ bool) error { return report.WriteJSON(w, c) },
-	"github": report.WriteGitHub,
-	"sarif":  func(w io.Writer, c *check.Check, _ bool) error { return report.WriteSARIF(w, c, Version) },
-}
-
-func formatNames[T any](m map[string]T) string {
-	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
+	"json":   func(w io.Writer, c *check.Check, _ report.TextOptions) error { return report.WriteJSON(w, c) },
+	"github": func(w io.Writer, c *check.Check, _ report.TextOptions) error { return report.WriteGitHub(w, c, false) },
+	"sarif":  func(w io.Writer, c *check.Check, _ report.TextOptions) error { return report.WriteSARIF(w, c, Version) },
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
-	o, err := parseFlags("check", args, "text", stderr)
+	o, err := parseFlags("check", args, stdout)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
-	write, ok := checkFormats[o.format]
-	if !ok {
-		return 0, check.Stats{}, usagef("seg check: unknown --format %q (want one of: %s)", o.format, formatNames(checkFormats))
+	if err := wantFormat("check", o); err != nil {
+		return 0, check.Stats{}, err
 	}
+	write := checkFormats[o.format]
 	root, files := checkArgs(o.args)
 	t, opts, err := open(root, o)
 	if err != nil {
@@ -54,13 +49,14 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 		if len(only) > 0 && o.blame != "all" {
 			c = c.Narrow(blamed(root, only))
 		}
-		return exitFor(c), write(w, c, colored)
+		return exitFor(c), write(w, c, report.TextOptions{Colored: colored, Quiet: o.quiet})
 	}
 	// A tree unchanged since a run with the same flags gets that run's
 	// report (docs/performance.md, "The result cache"). The key holds what
 	// the report depends on; not --output, which only says where it goes.
 	parts := []string{"check", o.format, fmt.Sprint(colored), o.blame,
-		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00")}
+		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00"),
+		"fail-on", o.failOn.String(), "quiet", fmt.Sprint(o.quiet)}
 	code, stats, err := t.RunReport(opts, parts, w, render)
 	if err != nil {
 		return 0, stats, fmt.Errorf("seg: %v", err)
@@ -192,7 +188,7 @@ func underRoot(root, name string) (string, bool) {
 }
 
 func runExplain(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
-	o, err := parseFlags("explain", args, "text", stderr)
+	o, err := parseFlags("explain", args, stdout)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
@@ -204,29 +200,35 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, check.Stats, erro
 	}
 	id := o.args[0]
 	root, _ := rootArg(o.args[1:])
-	if o.format != "text" && o.format != "json" {
-		return 0, check.Stats{}, usagef("seg explain: unknown --format %q (want one of: json, text)", o.format)
+	if len(o.args) == 2 {
+		// The second argument is often a second ID (seg explain A B), or
+		// a typo; say what it was taken for rather than "cannot read root".
+		if st, err := os.Stat(root); err != nil || !st.IsDir() {
+			what := "there is no folder " + strconv.Quote(root)
+			if err == nil {
+				what = strconv.Quote(root) + " is a file, not a folder"
+			}
+			return 0, check.Stats{}, usagef("seg explain: %s. The second argument is the tree's root folder (usage: seg explain ID [ROOT]); to explain several IDs, run seg explain once for each", what)
+		}
+	}
+	if err := wantFormat("explain", o); err != nil {
+		return 0, check.Stats{}, err
 	}
 	c, stats, err := load(root, o)
 	if err != nil {
 		return 0, stats, err
 	}
-	targets, err := report.ExplainTargets(c, id)
-	if err != nil {
+	if _, err := report.ExplainTargets(c, id); err != nil {
 		return 0, stats, fmt.Errorf("seg explain: %v", err)
 	}
-	code := exitOK
-	for _, n := range targets {
-		if v, _ := c.Result.Verdict(n); !v.Satisfied {
-			code = exitFailed
-		}
-	}
-	code, err = emit(o, stdout, func(w io.Writer, colored bool) error {
+	// explain is no gate: it exits 0 whatever the verdicts it explains.
+	code, err := emit(o, stdout, func(w io.Writer, colored bool) error {
+		opt := report.ExplainOptions{Depth: o.depth, Colored: colored}
 		if o.format == "json" {
-			return report.WriteExplainJSON(w, c, id)
+			return report.WriteExplainJSON(w, c, id, opt)
 		}
-		return report.WriteExplain(w, c, id, colored)
-	}, code)
+		return report.WriteExplain(w, c, id, opt)
+	}, exitOK)
 	return code, stats, err
 }
 
@@ -239,14 +241,14 @@ var graphFormats = map[string]func(io.Writer, *check.Check) error{
 }
 
 func runGraph(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
-	o, err := parseFlags("graph", args, "json", stderr)
+	o, err := parseFlags("graph", args, stdout)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
-	write, ok := graphFormats[o.format]
-	if !ok {
-		return 0, check.Stats{}, usagef("seg graph: unknown --format %q (want one of: %s)", o.format, formatNames(graphFormats))
+	if err := wantFormat("graph", o); err != nil {
+		return 0, check.Stats{}, err
 	}
+	write := graphFormats[o.format]
 	if len(o.args) > 1 {
 		return 0, check.Stats{}, usagef("seg graph: too many arguments (usage: seg graph [ROOT])")
 	}
@@ -255,6 +257,7 @@ func runGraph(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 	if err != nil {
 		return 0, stats, err
 	}
-	code, err := emit(o, stdout, func(w io.Writer, _ bool) error { return write(w, c) }, exitFor(c))
+	// graph is no gate: it exits 0 whatever the verdicts it shows.
+	code, err := emit(o, stdout, func(w io.Writer, _ bool) error { return write(w, c) }, exitOK)
 	return code, stats, err
 }

@@ -5,8 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
 )
 
 // options are the flags every command shares.
@@ -24,6 +29,9 @@ type options struct {
 	blame         string
 	minCoverage   float64
 	linkTemplate  string
+	failOn        check.FailOn
+	quiet         bool
+	depth         int // explain --depth; -1 when not given
 	accept        stringList
 	acceptAll     bool
 	prune         bool
@@ -45,51 +53,67 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
+// command is what the help of a command says.
+type command struct {
+	args      string // the positional arguments
+	about     string // what it does, in a sentence or two
+	defFormat string
+	formats   func() []string // the --format values, the default first
+}
+
+var commands = map[string]command{
+	"check": {"[ROOT [FILE...]]",
+		"Reads, builds and evaluates the whole tree under ROOT; prints the diagnostics and every\n" +
+			"requirement's status. Given FILEs (or --only), shows and fails on only what they bear on.\n" +
+			"It is the gate: exit 1 when what --fail-on names is present.",
+		"text", func() []string { return formatNames(checkFormats) }},
+	"explain": {"ID [ROOT]",
+		"Shows why a requirement is or is not satisfied, down to the evidence: the tree of the\n" +
+			"requirements refining it, their tests, outcomes, waivers and implementations. Given a\n" +
+			"test, an implementation, an outcome or a waiver, explains every requirement it bears on.",
+		"text", func() []string { return []string{"text", "json"} }},
+	"matrix": {"[ROOT]",
+		"Writes the traceability matrix, for review (docs/matrix.md).",
+		"markdown", func() []string { return formatNames(matrixFormats) }},
+	"graph": {"[ROOT]",
+		"Writes the whole graph: nodes, edges, positions, verdicts (docs/graph.md).",
+		"json", func() []string { return formatNames(graphFormats) }},
+	"import": {"[ROOT]",
+		"Writes the outcomes read from --results files as .. outcome:: directives, to --output\n" +
+			"(standard output without it): a permanent record of a test run.",
+		"rst", func() []string { return []string{"rst"} }},
+	"review": {"[ROOT]",
+		"Lists the links that need a review: pinned in seg.lock to a revision their target no longer\n" +
+			"has (stale), pins of links that are gone (orphan), and under strict review links without a\n" +
+			"pin. --accept, --accept-all and --prune rewrite seg.lock, and nothing else (docs/revisions.md).",
+		"text", func() []string { return []string{"text", "json"} }},
+}
+
+// formatNames lists a command's formats, sorted.
+func formatNames[T any](m map[string]T) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// wantFormat refuses a --format the command does not write.
+func wantFormat(cmd string, o *options) error {
+	if !slices.Contains(commands[cmd].formats(), o.format) {
+		return usagef("seg %s: unknown --format %q (want one of: %s)", cmd, o.format, strings.Join(commands[cmd].formats(), ", "))
+	}
+	return nil
+}
+
 // parseFlags reads flags and positional arguments in any order, as users
-// type them (`seg check docs --format json`).
-func parseFlags(cmd string, args []string, defFormat string, stderr io.Writer) (*options, error) {
-	o := &options{}
-	fs := flag.NewFlagSet("seg "+cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.format, "format", defFormat, "output format")
-	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output")
-	fs.StringVar(&o.color, "color", "auto", "color: auto, always or never")
-	fs.StringVar(&o.at, "at", "", "evaluation date `YYYY-MM-DD` (default: today, UTC)")
-	fs.StringVar(&o.config, "config", "", "config `FILE` (default: ROOT/seg.toml when present)")
-	fs.Var(&o.results, "results", "test results `FILE` or glob (JUnit XML or go test -json); repeatable")
-	fs.StringVar(&o.witness, "witness", "", "implementation `ID[,ID...]` the --results outcomes witness")
-	fs.StringVar(&o.resultsConfig, "results-config", "", "configuration `NAME` of the --results outcomes")
-	fs.BoolVar(&o.noCache, "no-cache", false, "do not read or write the parse cache")
-	if cmd == "check" {
-		fs.Var(&o.only, "only", "show only diagnostics in `FILE` (repeatable); verdicts still come from the whole tree")
-		fs.Func("blame", "with FILEs or --only: `touched` (default) fails only for findings in or depending on them; all fails for any finding", func(v string) error {
-			if v != "touched" && v != "all" {
-				return fmt.Errorf("want touched or all, not %q", v)
-			}
-			o.blame = v
-			return nil
-		})
-	}
-	if cmd == "matrix" {
-		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
-		fs.StringVar(&o.linkTemplate, "link-template", "", "link `TEMPLATE` with {file} and {line}, e.g. https://host/repo/blob/main/{file}#L{line}")
-	}
-	if cmd == "review" {
-		fs.Var(&o.accept, "accept", "pin every link of the nodes `ID[,ID...]` to its target's current revision (repeatable)")
-		fs.BoolVar(&o.acceptAll, "accept-all", false, "pin every link of the tree (adopting pins)")
-		fs.BoolVar(&o.prune, "prune", false, "drop the pins of links the tree does not have")
-		fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff of seg.lock instead of writing it")
-		fs.BoolVar(&o.diff, "diff", false, "show what changed in each stale link's target, from the git history")
-	}
+// type them (`seg check docs --format json`). -h, -help and --help print
+// the command's help on stdout and return flag.ErrHelp.
+func parseFlags(cmd string, args []string, stdout io.Writer) (*options, error) {
+	o, fs := newFlags(cmd)
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(stderr, "usage: seg %s [flags] %s\n\nflags:\n", cmd, positionalUsage[cmd])
-				fs.SetOutput(stderr)
-				fs.PrintDefaults()
+				writeHelp(stdout, cmd, fs)
 				return nil, flag.ErrHelp
 			}
-			return nil, usagef("seg %s: %v", cmd, err)
+			return nil, usagef("seg %s: %s", cmd, flagError(err, fs))
 		}
 		if fs.NArg() == 0 {
 			break
@@ -104,23 +128,125 @@ func parseFlags(cmd string, args []string, defFormat string, stderr io.Writer) (
 	}
 	// --at "" is a bad date like any other, not today: a script whose
 	// date variable came out empty must not be evaluated at another date.
-	atGiven := false
-	fs.Visit(func(f *flag.Flag) { atGiven = atGiven || f.Name == "at" })
-	if atGiven {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["at"] {
 		if _, err := time.Parse(time.DateOnly, o.at); err != nil {
 			return nil, usagef("seg %s: --at must be a date YYYY-MM-DD, not %q", cmd, o.at)
 		}
 	}
+	if given["depth"] && o.depth < 0 {
+		return nil, usagef("seg %s: --depth must be 0 or more, not %d (leave it out for the whole tree)", cmd, o.depth)
+	}
 	return o, nil
 }
 
-var positionalUsage = map[string]string{
-	"check":   "[ROOT [FILE...]]",
-	"explain": "ID [ROOT]",
-	"matrix":  "[ROOT]",
-	"graph":   "[ROOT]",
-	"import":  "[ROOT]",
-	"review":  "[ROOT]",
+// newFlags declares the flags of a command.
+func newFlags(cmd string) (*options, *flag.FlagSet) {
+	o := &options{}
+	c := commands[cmd]
+	fs := flag.NewFlagSet("seg "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.format, "format", c.defFormat, "output `FORMAT`: "+orList(c.formats()))
+	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output (whole or not at all)")
+	fs.StringVar(&o.color, "color", "auto", "`WHEN` to color: auto (on a terminal, unless NO_COLOR is set), always or never")
+	fs.StringVar(&o.at, "at", "", "evaluation date `YYYY-MM-DD` (default: today, UTC)")
+	fs.StringVar(&o.config, "config", "", "config `FILE` (default: ROOT/seg.toml when present)")
+	fs.Var(&o.results, "results", "test results `FILE` or glob (JUnit XML or go test -json); repeatable")
+	fs.StringVar(&o.witness, "witness", "", "implementation `ID[,ID...]` the --results outcomes witness")
+	fs.StringVar(&o.resultsConfig, "results-config", "", "configuration `NAME` of the --results outcomes")
+	fs.BoolVar(&o.noCache, "no-cache", false, "do not read or write the parse cache")
+	switch cmd {
+	case "check":
+		fs.Var(&o.only, "only", "show only what `FILE` bears on (repeatable), as FILE arguments do; verdicts still come from the whole tree")
+		fs.Func("blame", "with FILEs or --only, `WHICH` findings fail the check: touched (default: those in or depending on the files) or all (any finding anywhere)", func(v string) error {
+			if v != "touched" && v != "all" {
+				return fmt.Errorf("want touched or all, not %q", v)
+			}
+			o.blame = v
+			return nil
+		})
+		fs.Func("fail-on", "what fails the check (exit 1): a comma-separated `LIST` of "+orList(check.FailOnWords())+
+			" (= failing,unproven); errors always count (default errors,unsatisfied, or [check] fail_on in seg.toml)", func(v string) error {
+			f, err := check.ParseFailOn(v)
+			if err != nil {
+				return err
+			}
+			o.failOn = f
+			return nil
+		})
+		fs.BoolVar(&o.quiet, "quiet", false, "list only the diagnostics, the unsatisfied requirements and the summary (text format)")
+	case "explain":
+		fs.IntVar(&o.depth, "depth", -1, "expand `N` levels of the requirements that refine it (default: the whole tree below, each requirement once; 0: none)")
+	case "review":
+		fs.Var(&o.accept, "accept", "pin every link of the nodes `ID[,ID...]` to its target's current revision (repeatable)")
+		fs.BoolVar(&o.acceptAll, "accept-all", false, "pin every link of the tree (adopting pins)")
+		fs.BoolVar(&o.prune, "prune", false, "drop the pins of links the tree does not have")
+		fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff of seg.lock instead of writing it")
+		fs.BoolVar(&o.diff, "diff", false, "show what changed in each stale link's target, from the git history")
+	case "matrix":
+		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
+		fs.StringVar(&o.linkTemplate, "link-template", "", "link `TEMPLATE` with {file} and {line}, e.g. https://host/repo/blob/main/{file}#L{line}")
+	}
+	return o, fs
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// writeHelp prints a command's help: its usage line, what it does and its
+// flags, spelt --flag, each with the values it takes and its default.
+func writeHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
+	c := commands[cmd]
+	fmt.Fprintf(w, "usage: seg %s [flags] %s\n\n%s\n\nflags:\n", cmd, c.args, c.about)
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		if arg != "" {
+			arg = " " + arg
+		}
+		def := ""
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "-1" && f.DefValue != "[]" {
+			def = fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "  --%s%s\n        %s%s\n", f.Name, arg, usage, def)
+	})
+	fmt.Fprint(w, "\nExit codes: "+exitCodesHelp(cmd)+"\n")
+}
+
+// exitCodesHelp is what a command's exit codes mean.
+func exitCodesHelp(cmd string) string {
+	switch cmd {
+	case "check":
+		return "0 nothing --fail-on names is present, 1 something is, 2 seg could not run."
+	case "matrix":
+		return "0 the matrix is written (1 with --min-coverage, below it), 2 seg could not run."
+	}
+	return "0 done, whatever the verdicts; 2 seg could not run."
+}
+
+// flagError rewrites the flag package's message with flags spelt --name,
+// as seg's help and docs spell them, and suggests the nearest flag for an
+// unknown one.
+func flagError(err error, fs *flag.FlagSet) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		hint := ""
+		if s := diag.Closest(name, names); s != "" {
+			hint = fmt.Sprintf(" (did you mean --%s?)", s)
+		}
+		return fmt.Sprintf("unknown flag --%s%s", name, hint)
+	}
+	for _, p := range []string{"for flag -", "for -", "argument: -"} {
+		msg = strings.Replace(msg, p, p+"-", 1)
+	}
+	return msg
 }
 
 // evaluationDate is --at, or today in UTC.

@@ -14,14 +14,15 @@ import (
 // directives: a permanent record of a run, kept in the tree. It is the only
 // command that writes, and it writes only the file --output names (standard
 // output without it). A results file that cannot be read completely is
-// refused, so the record never holds half a run.
+// refused, so the record never holds half a run. Like every command but
+// check, it exits 0 when it did its job and 2 when it could not.
 func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
-	o, err := parseFlags("import", args, "rst", stderr)
+	o, err := parseFlags("import", args, stdout)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
-	if o.format != "rst" {
-		return 0, check.Stats{}, usagef("seg import: unknown --format %q (want rst)", o.format)
+	if err := wantFormat("import", o); err != nil {
+		return 0, check.Stats{}, err
 	}
 	if len(o.results) == 0 {
 		return 0, check.Stats{}, usagef("seg import: --results FILE is required")
@@ -46,11 +47,13 @@ func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		// The summary line of a text report, with nothing shown.
 		fmt.Fprintf(stderr, "\n0 requirements: 0 satisfied, 0 failing, 0 unproven; %s, 0 warnings (evaluated at %s)\n",
 			plural(len(bad), "error"), report.Date(c.At))
-		return exitFailed, stats, nil
+		// import is no gate: a results file it cannot read whole means it
+		// could not do its job.
+		return exitTrouble, stats, nil
 	}
 	if len(c.Outcomes) == 0 {
 		fmt.Fprintln(stderr, "seg import: no test case of the results matches a test specification's :cases:; nothing written")
-		return exitFailed, stats, nil
+		return exitTrouble, stats, nil
 	}
 	code, err := emit(o, stdout, func(w io.Writer, _ bool) error {
 		return results.Import(w, c.Outcomes, results.ImportOptions{IDPattern: c.Config.Parser.IDPattern, Files: c.Files})

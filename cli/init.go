@@ -39,7 +39,7 @@ func runInit(args []string, stdout, _ io.Writer) (int, error) {
 			fmt.Fprint(stdout, initUsage)
 			return 0, flag.ErrHelp
 		}
-		return 0, usagef("seg init: %v\n\n%s", err, initUsage)
+		return 0, usagef("seg init: %s\n\n%s", flagError(err, fs), initUsage)
 	}
 	if fs.NArg() > 1 {
 		return 0, usagef("seg init: want at most one argument, the root; got %q\n\n%s", fs.Args(), initUsage)
@@ -265,6 +265,13 @@ const initCommon = `
 # path = "build/test-results/*.xml"
 # witnesses = ["IMPL-APP"]
 # config = "linux-amd64"
+
+# What fails seg check (exit 1), as its --fail-on takes it: errors,
+# warnings, failing, unproven, unsatisfied (= failing and unproven).
+# Errors always count; --fail-on on the command line wins over this.
+# The pre-commit hook passes --fail-on errors,failing.
+# [check]
+# fail_on = ["errors", "unsatisfied"]
 `
 
 // initTOML is the seg.toml seg init writes.

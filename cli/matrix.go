@@ -30,14 +30,14 @@ var matrixFormats = map[string]func(io.Writer, *check.Check, *report.Matrix, rep
 // the gate), 1 when --min-coverage is given and the share of satisfied
 // requirements is below it, and 2 when seg cannot run.
 func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
-	o, err := parseFlags("matrix", args, "markdown", stderr)
+	o, err := parseFlags("matrix", args, stdout)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
-	write, ok := matrixFormats[o.format]
-	if !ok {
-		return 0, check.Stats{}, usagef("seg matrix: unknown --format %q (want one of: %s)", o.format, formatNames(matrixFormats))
+	if err := wantFormat("matrix", o); err != nil {
+		return 0, check.Stats{}, err
 	}
+	write := matrixFormats[o.format]
 	if len(o.args) > 1 {
 		return 0, check.Stats{}, usagef("seg matrix: too many arguments (usage: seg matrix [ROOT])")
 	}

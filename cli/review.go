@@ -18,14 +18,14 @@ import (
 // --accept-all, --prune) rewrites seg.lock: the one file it writes, whole
 // or not at all (docs/revisions.md).
 func runReview(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
-	o, err := parseFlags("review", args, "text", stderr)
+	o, err := parseFlags("review", args, stdout)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
 	writing := len(o.accept) > 0 || o.acceptAll || o.prune
 	switch {
-	case o.format != "text" && o.format != "json":
-		return 0, check.Stats{}, usagef("seg review: unknown --format %q (want one of: json, text)", o.format)
+	case wantFormat("review", o) != nil:
+		return 0, check.Stats{}, wantFormat("review", o)
 	case len(o.args) > 1:
 		return 0, check.Stats{}, usagef("seg review: too many arguments (usage: seg review [flags] [ROOT])")
 	case len(o.results) > 0:

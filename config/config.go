@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -33,6 +35,11 @@ type Config struct {
 	Results []ResultsRule
 	// Raw is the file's bytes, so a cache key can include them.
 	Raw []byte
+	// FailOn is [check] fail_on as written: --fail-on words (check owns
+	// the vocabulary, check.ParseFailOn); nil when not set. FailOnLine is
+	// the line it is on, for an error about it.
+	FailOn     []string
+	FailOnLine int
 	// NeedsFile is the sphinx-needs project file read (ubproject.toml),
 	// "" when none; NeedsRaw is its bytes. Parser.Needs is what was read
 	// of it (config/ubproject.go).
@@ -79,20 +86,22 @@ type fileFormat struct {
 		Witnesses []string `toml:"witnesses"`
 		Config    string   `toml:"config"`
 	} `toml:"results"`
-	Needs    *needsSection    `toml:"needs"`
+	Needs *needsSection `toml:"needs"`
+	Check *struct {
+		// FailOn is a list of words, or one string of words separated by
+		// commas, as --fail-on takes them.
+		FailOn any `toml:"fail_on"`
+		// WaiverWarnDays is how many days before its expiry a waiver
+		// gets expiring-waiver.
+		WaiverWarnDays *int64 `toml:"waiver_warn_days"`
+	} `toml:"check"`
 	Review   *reviewSection   `toml:"review"`
 	Evidence *evidenceSection `toml:"evidence"`
-	Check    *checkSection    `toml:"check"`
 }
 
 // DefaultWaiverWarnDays is how early a waiver's expiry is warned of when
 // seg.toml does not say.
 const DefaultWaiverWarnDays = 30
-
-// checkSection is seg.toml's [check] table.
-type checkSection struct {
-	WaiverWarnDays *int64 `toml:"waiver_warn_days"`
-}
 
 // reviewSection is seg.toml's [review] table (docs/revisions.md).
 type reviewSection struct {
@@ -144,16 +153,14 @@ func Parse(name string, data []byte) (*Config, error) {
 		return nil, &Error{File: name, Line: lineOfError(data, err), Msg: err.Error()}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		key := und[0]
-		return nil, &Error{File: name, Line: lineOfKey(data, key[len(key)-1]),
-			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], [review], [evidence], [check])", key.String())}
+		return nil, unknownKey(name, data, und[0])
 	}
 	pc := parser.DefaultConfig()
 	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays}
 	if f.Check != nil && f.Check.WaiverWarnDays != nil {
 		d := *f.Check.WaiverWarnDays
 		if d < 0 || d > 1<<20 {
-			return nil, &Error{File: name, Line: lineOfKey(data, "waiver_warn_days"), Msg: fmt.Sprintf("[check] waiver_warn_days must be a whole number of days, 0 or more, not %d", d)}
+			return nil, &Error{File: name, Line: lineInSection(data, "check", "waiver_warn_days"), Msg: fmt.Sprintf("[check] waiver_warn_days must be a whole number of days, 0 or more, not %d", d)}
 		}
 		c.WaiverWarnDays = int(d)
 	}
@@ -163,9 +170,27 @@ func Parse(name string, data []byte) (*Config, error) {
 	if f.Evidence != nil && f.Evidence.MaxAgeDays != nil {
 		d := *f.Evidence.MaxAgeDays
 		if d < 1 || d > 1<<20 {
-			return nil, &Error{File: name, Line: lineOfKey(data, "max-age-days"), Msg: fmt.Sprintf("[evidence] max-age-days must be a positive whole number of days, not %d", d)}
+			return nil, &Error{File: name, Line: lineInSection(data, "evidence", "max-age-days"), Msg: fmt.Sprintf("[evidence] max-age-days must be a positive whole number of days, not %d", d)}
 		}
 		c.MaxAgeDays = int(d)
+	}
+	if f.Check != nil && f.Check.FailOn != nil {
+		c.FailOnLine = lineInSection(data, "check", "fail_on")
+		switch v := f.Check.FailOn.(type) {
+		case string:
+			c.FailOn = []string{v}
+		case []any:
+			c.FailOn = []string{} // an empty list is refused, not unset
+			for _, w := range v {
+				s, ok := w.(string)
+				if !ok {
+					return nil, &Error{File: name, Line: c.FailOnLine, Msg: "[check] fail_on is a list of words (strings), such as [\"errors\", \"failing\"]"}
+				}
+				c.FailOn = append(c.FailOn, s)
+			}
+		default:
+			return nil, &Error{File: name, Line: c.FailOnLine, Msg: "[check] fail_on is a list of words (strings), such as [\"errors\", \"failing\"]"}
+		}
 	}
 	if f.IDPattern != nil {
 		re, err := regexp.Compile(*f.IDPattern)
@@ -194,8 +219,9 @@ func Parse(name string, data []byte) (*Config, error) {
 	for _, d := range names {
 		k, ok := parser.KindByName(f.Directives[d])
 		if !ok {
+			kinds := []string{"requirement", "test", "implementation", "outcome", "waiver"}
 			return nil, &Error{File: name, Line: lineOfKey(data, d),
-				Msg: fmt.Sprintf("directive %q maps to unknown kind %q (want requirement, test, implementation, outcome or waiver)", d, f.Directives[d])}
+				Msg: fmt.Sprintf("directive %q maps to unknown kind %q%s (want requirement, test, implementation, outcome or waiver)", d, f.Directives[d], diag.DidYouMean(f.Directives[d], kinds))}
 		}
 		if k == parser.Need {
 			return nil, &Error{File: name, Line: lineOfKey(data, d),
@@ -211,6 +237,125 @@ func Parse(name string, data []byte) (*Config, error) {
 		c.Results = append(c.Results, ResultsRule{Path: r.Path, Witnesses: r.Witnesses, Config: r.Config})
 	}
 	return c, nil
+}
+
+// unknownKey is the error for a key seg.toml does not know, at whatever
+// level: the top, [check], [needs] or a [[results]] table. It suggests the
+// nearest known key of that table and lists them all.
+func unknownKey(name string, data []byte, key toml.Key) error {
+	table, known := knownKeys(reflect.TypeOf(fileFormat{}), key[:len(key)-1])
+	line := lineOfPath(data, key)
+	var names []string
+	for _, k := range known {
+		names = append(names, strings.Trim(k, "[]"))
+	}
+	hint := ""
+	if s := diag.Closest(key[len(key)-1], names); s != "" {
+		full := append(append(toml.Key{}, key[:len(key)-1]...), s)
+		hint = fmt.Sprintf(" (did you mean %q?)", full.String())
+	}
+	where := "known"
+	if table != "" {
+		where = "known in " + table
+	}
+	return &Error{File: name, Line: line, Msg: fmt.Sprintf("unknown key %q%s (%s: %s)", key.String(), hint, where, strings.Join(known, ", "))}
+}
+
+// lineOfPath finds the line that writes key: a table header [a.b] or
+// [[a.b]], an assignment b = ... under the header of its table (a plain
+// or an array table), or a dotted a.b = ... ; 0 when none is found.
+func lineOfPath(data []byte, key toml.Key) int {
+	full := strings.Join(key, ".")
+	parent := strings.Join(key[:len(key)-1], ".")
+	last := key[len(key)-1]
+	assigns := func(t, k string) bool {
+		return strings.HasPrefix(t, k+" ") || strings.HasPrefix(t, k+"=") || strings.HasPrefix(t, `"`+k+`"`)
+	}
+	section := ""
+	for i, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			name := strings.TrimSpace(strings.Trim(strings.SplitN(t, "#", 2)[0], "[] \t"))
+			if name == full {
+				return i + 1
+			}
+			section = name
+			continue
+		}
+		if section == parent && assigns(t, last) || section == "" && assigns(t, full) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// knownKeys lists the keys of the table at path in the config's structure
+// (fileFormat's toml tags, so the list cannot fall out of step), a table
+// written [name] and an array of tables [[name]]; and the table's name as
+// a header ("[needs]", "[[results]]", "" at the top).
+func knownKeys(t reflect.Type, path toml.Key) (string, []string) {
+	table := ""
+	for i, p := range path {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return table, nil
+		}
+		f, ok := fieldByTag(t, p)
+		if !ok {
+			return table, nil
+		}
+		t = f.Type
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		name := strings.Join(path[:i+1], ".")
+		if t.Kind() == reflect.Slice {
+			t = t.Elem()
+			table = "[[" + name + "]]"
+		} else {
+			table = "[" + name + "]"
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return table, nil
+	}
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if name == "" {
+			continue
+		}
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case ft.Kind() == reflect.Map:
+			name = "[" + name + "]"
+		case ft.Kind() == reflect.Struct:
+			name = "[" + name + "]"
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+			name = "[[" + name + "]]"
+		}
+		out = append(out, name)
+	}
+	return table, out
+}
+
+func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag, _, _ := strings.Cut(f.Tag.Get("toml"), ","); tag == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 // lineOfKey finds the first line that assigns key (or is the table header

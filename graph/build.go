@@ -322,6 +322,9 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.revision = n.Revision
 	g.fromResults = n.FromResults
 	g.caseNames = n.CaseNames
+	if n.Kind == parser.Waiver {
+		g.justification = n.Body
+	}
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts
@@ -426,13 +429,13 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 			}
 			target := &g.nodes[to]
 			if target.kind != spec.target && (spec.also == 0 || target.kind != spec.also) {
-				want := kindPhrase(spec.target)
+				want := diag.Article(spec.target.String())
 				if spec.also != 0 {
-					want += " or " + kindPhrase(spec.also)
+					want += " or " + diag.Article(spec.also.String())
 				}
 				b.diag(diag.Diagnostic{
 					Code:    CodeWrongKind,
-					Message: fmt.Sprintf(":%s: must name %s, but %q is %s", o.Name, want, l.ID, kindPhrase(target.kind)),
+					Message: fmt.Sprintf(":%s: must name %s, but %q is %s", o.Name, want, l.ID, diag.Article(target.kind.String())),
 					Detail:  "A link to a node of the wrong kind adds no edge.",
 					Span:    l.Span,
 					Related: []diag.Related{{Span: source.At(target.pos), Message: fmt.Sprintf("%q is defined here", l.ID)}},

@@ -9,7 +9,6 @@ package graph
 
 import (
 	"iter"
-	"strings"
 	"time"
 
 	"github.com/seg-trace/seg/diag"
@@ -81,16 +80,6 @@ var edgeSpec = map[string]struct {
 	"excuses":    {Excuses, parser.Waiver, parser.Outcome, parser.Test},
 }
 
-// kindPhrase names a kind with its article: "a requirement", "an
-// outcome".
-func kindPhrase(k parser.Kind) string {
-	s := k.String()
-	if strings.ContainsRune("aeiou", rune(s[0])) {
-		return "an " + s
-	}
-	return "a " + s
-}
-
 // Result is an outcome's :result:.
 type Result uint8
 
@@ -147,10 +136,11 @@ type Node struct {
 	resultRaw string
 	config    string
 	// waiver
-	expires     time.Time
-	hasExpires  bool
-	expiresOK   bool
-	expiresText string
+	expires       time.Time
+	hasExpires    bool
+	expiresOK     bool
+	expiresText   string
+	justification string
 	// implementation
 	sources string
 	// test
@@ -231,6 +221,10 @@ func (n *Node) FromResults() bool { return n.fromResults }
 // CaseNames are the names of the results case an outcome was made from
 // (nil for a hand-written outcome).
 func (n *Node) CaseNames() []string { return append([]string(nil), n.caseNames...) }
+
+// Justification is a waiver's content, dedented: why the failure it
+// excuses is accepted. "" for other nodes (their content is not kept).
+func (n *Node) Justification() string { return n.justification }
 
 // Broken reports whether an error diagnostic is about the node itself: an
 // option or value of it, its ID, or one of its link entries. Such an

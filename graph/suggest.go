@@ -3,6 +3,7 @@ package graph
 import (
 	"strings"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -34,15 +35,15 @@ func (s *suggester) closest(id string, want parser.Kind) string {
 	if i, ok := s.lower[strings.ToLower(id)]; ok {
 		return s.g.nodes[i].id
 	}
-	limit := 1 + len(id)/5
-	if limit > 3 {
-		limit = 3
-	}
 	best, bestScore := "", 1<<30
-	for l := len(id) - limit; l <= len(id)+limit; l++ {
+	for l := len(id) - 3; l <= len(id)+3; l++ {
+		limit := diag.MaxTypos(max(len(id), l))
+		if l < len(id)-limit || l > len(id)+limit {
+			continue
+		}
 		for _, i := range s.byLen[l] {
 			n := &s.g.nodes[i]
-			d := editDistance(id, n.id, limit)
+			d := diag.Distance(id, n.id, limit)
 			if d > limit {
 				continue
 			}
@@ -59,38 +60,8 @@ func (s *suggester) closest(id string, want parser.Kind) string {
 }
 
 // Closest is the defined ID closest to a mistyped one (a case-only
-// difference first), or "" when none is close: the one "did you mean" of
-// every command that takes an ID.
+// difference first), or "" when none is close: the "did you mean" of
+// commands that take an ID.
 func (g *Graph) Closest(id string) string {
 	return newSuggester(g).closest(id, ^parser.Kind(0)) // no kind is wanted over another
-}
-
-// editDistance is the Levenshtein distance between a and b, or limit+1 as
-// soon as it is known to exceed limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -477,7 +477,7 @@ func (b *builder) state(l *Link, option string, ps, pe int) {
 		l.State = InvalidState
 		d := b.diag(CodeInvalidState, sp, "invalid link state %q", l.StateText)
 		d.Detail = "A state is one of active, suspect or retired; this entry counts as not active."
-		if s := closest(strings.ToLower(l.StateText), []string{"active", "suspect", "retired"}); s != "" {
+		if s := diag.Closest(l.StateText, []string{"active", "suspect", "retired"}); s != "" {
 			d.Message += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 	}
@@ -515,14 +515,11 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 			cands = append(cands, k)
 		}
 		d := b.diag(CodeUnknownOption, info.name, "unknown option \":%s:\"", o.Name)
-		if s := closest(o.Name, cands); s != "" {
+		if s := diag.Closest(o.Name, cands); s != "" {
 			d.Message += fmt.Sprintf(" (did you mean \":%s:\"?)", s)
 		}
-		article := "A"
-		if strings.ContainsRune("aeiou", rune(nd.Kind.String()[0])) {
-			article = "An"
-		}
-		d.Detail = fmt.Sprintf("%s %s takes %s.", article, nd.Kind, optionList2(cands))
+		d.Detail = fmt.Sprintf("%s takes %s. To allow another option (kept as an attribute), list it under extra_options in seg.toml.",
+			capitalize(diag.Article(nd.Kind.String())), optionList2(cands))
 	}
 
 	if i, ok := first("id"); ok {
@@ -567,11 +564,13 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		if i, ok := first("result"); ok && nd.Options[i].Value != "" {
 			v := nd.Options[i].Value
 			if !contains(results, v) {
-				d := b.diag(CodeInvalidResult, b.span(infos[i].valStart, infos[i].valEnd), "invalid result %q", v)
-				if s := closest(strings.ToLower(v), results); s != "" {
-					d.Message += fmt.Sprintf(" (did you mean %q?)", s)
+				hint := ""
+				if s := diag.Closest(v, results); s != "" {
+					hint = fmt.Sprintf("; did you mean %q?", s)
 				}
-				d.Detail = "A result is one of passed, failed, skipped or error, in lower case."
+				b.diag(CodeInvalidResult, b.span(infos[i].valStart, infos[i].valEnd),
+					"invalid result %q (want passed, failed, skipped or error%s)", v, hint).Detail =
+					"Results are lower-case words. An outcome without a valid result counts against every requirement its test verifies, and no waiver excuses it."
 			}
 		}
 	case Waiver:
@@ -610,13 +609,25 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// optionList2 lists option names as ":a:, :b: and :c:", the first (:id:)
+// first and the others sorted.
 func optionList2(names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = ":" + n + ":"
 	}
 	sort.Strings(out[1:])
-	return strings.Join(out, ", ")
+	if len(out) < 2 {
+		return strings.Join(out, "")
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // validDate accepts exactly YYYY-MM-DD naming a real day.
@@ -626,48 +637,4 @@ func validDate(v string) bool {
 	}
 	_, err := time.Parse("2006-01-02", v)
 	return err == nil
-}
-
-// closest is the candidate nearest to s, when near enough to be a typo.
-func closest(s string, cands []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range cands {
-		d := editDistance(s, c)
-		if d < bestD || d == bestD && c < best {
-			best, bestD = c, d
-		}
-	}
-	if bestD == 0 || bestD == 1 || bestD == 2 && len(s) >= 5 {
-		return best
-	}
-	return ""
-}
-
-// editDistance is the optimal-string-alignment distance (Levenshtein with
-// transpositions), in bytes.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 1 << 20
-	}
-	var d [66][66]int
-	for i := 0; i <= len(a); i++ {
-		d[i][0] = i
-	}
-	for j := 0; j <= len(b); j++ {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, d[i-2][j-2]+1)
-			}
-			d[i][j] = v
-		}
-	}
-	return d[len(a)][len(b)]
 }

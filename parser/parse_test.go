@@ -241,7 +241,7 @@ func TestPlainLists(t *testing.T) {
 		t.Errorf("cases entries (-want +got):\n%s", diff)
 	}
 	if len(f.Diagnostics) != 1 || f.Diagnostics[0].Code != CodeUnknownOption ||
-		f.Diagnostics[0].Detail != "An implementation takes :id:, :implements:, :source:." {
+		f.Diagnostics[0].Detail != "An implementation takes :id:, :implements: and :source:. To allow another option (kept as an attribute), list it under extra_options in seg.toml." {
 		t.Errorf("diagnostics: %v", f.Diagnostics)
 	}
 	var sources []string

@@ -372,8 +372,9 @@ func wantCommit(t *testing.T, dir string, env []string, msg string, ok bool, men
 
 // localHook turns the hook of the repository's .pre-commit-hooks.yaml into
 // a repo: local hook with language: system and the built binary, so the
-// manifest's own entry, files and pass_filenames are what runs. args are
-// added to the hook.
+// manifest's own entry, args, files and pass_filenames are what runs.
+// args, when not "", replace the manifest's, as args in a
+// .pre-commit-config.yaml do.
 func localHook(t *testing.T, seg string, args string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", ".pre-commit-hooks.yaml"))
@@ -395,6 +396,8 @@ func localHook(t *testing.T, seg string, args string) string {
 			n++
 		case strings.HasPrefix(line, "  minimum_pre_commit_version:"):
 			continue
+		case strings.HasPrefix(line, "  args:") && args != "":
+			continue
 		}
 		b.WriteString("      " + line + "\n")
 	}
@@ -407,17 +410,25 @@ func localHook(t *testing.T, seg string, args string) string {
 	return b.String()
 }
 
+// localHookRepo is a repository with the hook of .pre-commit-hooks.yaml as
+// a local hook (localHook) and the clean tree committed through it; it
+// returns the repository, its environment and the seg binary.
+func localHookRepo(t *testing.T) (string, []string, string) {
+	t.Helper()
+	preCommit(t)
+	seg := segBinary(t)
+	env := gitEnv(t)
+	dir := repo(t, env, localHook(t, seg, ""))
+	wantCommit(t, dir, env, "clean docs", true)
+	return dir, env, seg
+}
+
 // The real pre-commit tool, seg as a local hook built from this checkout:
 // a clean commit passes, a commit that breaks a link is refused with seg's
 // message, the fixed commit passes; a commit touching an unrelated file in
 // a tree with a problem elsewhere passes, and is refused with --blame all.
 func TestPreCommitLocalHook(t *testing.T) {
-	preCommit(t)
-	seg := segBinary(t)
-	env := gitEnv(t)
-	dir := repo(t, env, localHook(t, seg, ""))
-
-	wantCommit(t, dir, env, "clean docs", true)
+	dir, env, seg := localHookRepo(t)
 	if out := mustRun(t, dir, env, "pre-commit", "run", "--all-files"); !strings.Contains(out, "Passed") {
 		t.Errorf("pre-commit run --all-files does not say Passed:\n%s", out)
 	}
@@ -453,9 +464,52 @@ func TestPreCommitLocalHook(t *testing.T) {
 
 	// The same kind of change with --blame all is refused for the old
 	// problem.
-	writeFile(t, dir, ".pre-commit-config.yaml", localHook(t, seg, "[--blame, all]"))
+	writeFile(t, dir, ".pre-commit-config.yaml", localHook(t, seg, `[--fail-on, "errors,failing", --quiet, --blame, all]`))
 	writeFile(t, dir, "docs/notes.rst", cleanTree["docs/notes.rst"]+"\nEven more prose.\n")
 	wantCommit(t, dir, env, "unrelated prose, blame all", false, `unresolved link "REQ-GONE"`, "docs/legacy.rst")
+}
+
+// What the hook blocks, with its own arguments (--fail-on errors,failing
+// --quiet): a commit adding a requirement that has no test yet (unproven)
+// passes; one adding a broken link, or a failing outcome, is refused. The
+// hook's output lists only what the staged files bear on, and not the
+// satisfied requirements.
+func TestPreCommitBlocksOnlyWhatIsBroken(t *testing.T) {
+	dir, env, _ := localHookRepo(t)
+
+	// 1. A requirement written before its test: unproven, shown, let through.
+	writeFile(t, dir, "docs/requirements.rst", cleanTree["docs/requirements.rst"]+
+		"\n.. sreq:: Hold on a slope\n   :id: REQ-3\n")
+	out, code := commit(t, dir, env, "a requirement before its test")
+	if code != 0 {
+		t.Fatalf("the unproven requirement was refused (exit %d):\n%s", code, out)
+	}
+	// pre-commit shows a passing hook's output only with --verbose.
+	verbose, code := run(t, dir, env, "pre-commit", "run", "--verbose", "--files", "docs/requirements.rst")
+	if code != 0 {
+		t.Errorf("pre-commit run on the committed file: exit %d", code)
+	}
+	for _, want := range []string{"REQ-3  unproven", "no-active-verifies", "3 requirements in the changed files: 2 satisfied, 0 failing, 1 unproven"} {
+		if !strings.Contains(verbose, want) {
+			t.Errorf("the hook's output does not show %q:\n%s", want, verbose)
+		}
+	}
+	// --quiet: REQ-1 and REQ-2 (satisfied, also in the file) are not listed.
+	if strings.Contains(verbose, "REQ-1 ") || strings.Contains(verbose, "REQ-2 ") {
+		t.Errorf("the hook lists satisfied requirements:\n%s", verbose)
+	}
+
+	// 2. A broken link: refused.
+	writeFile(t, dir, "docs/tests.rst", cleanTree["docs/tests.rst"]+
+		"\n.. test:: Slope test\n   :id: TS-3\n   :verifies: REQ-03\n")
+	wantCommit(t, dir, env, "a test with a broken link", false,
+		`docs/tests.rst:14:15: error: unresolved link "REQ-03" (did you mean "REQ-3"?) [unresolved-link]`)
+	writeFile(t, dir, "docs/tests.rst", cleanTree["docs/tests.rst"])
+
+	// 3. A failing outcome: refused, for the requirement it makes failing.
+	edit(t, dir, "docs/results.rst", "   :result: passed\n\n.. outcome:: Release run", "   :result: failed\n\n.. outcome:: Release run")
+	wantCommit(t, dir, env, "a failing outcome", false, "REQ-1  failing", "outcome-failed",
+		"2 requirements in the changed files: 1 satisfied, 1 failing, 0 unproven")
 }
 
 // The hook exactly as a docs repository uses it: repo: a git repository of

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
@@ -34,7 +36,11 @@ func ExplainTargets(c *check.Check, id string) ([]*graph.Node, error) {
 	g := c.Graph
 	n, ok := g.Lookup(id)
 	if !ok {
-		return nil, &UnknownIDError{ID: id, Suggestion: g.Closest(id)}
+		ids := make([]string, 0, g.Len())
+		for m := range g.Nodes() {
+			ids = append(ids, m.ID())
+		}
+		return nil, &UnknownIDError{ID: id, Suggestion: diag.Closest(id, ids)}
 	}
 	return g.BearsOn(n), nil
 }
@@ -73,6 +79,12 @@ type LinkedNode struct {
 	File     string `json:"file"` // where the link entry is written
 	Line     int    `json:"line"`
 	Column   int    `json:"column"`
+	// Below is the explanation of a requirement that refines this one
+	// (refined_by), when the tree is expanded to its level
+	// (ExplainTree); Repeated marks one explained earlier in the same
+	// tree (or above it, on a cycle), whose evidence is not repeated.
+	Below    *Explanation `json:"explanation,omitempty"`
+	Repeated bool         `json:"explained_above,omitempty"`
 }
 
 // TestEvidence is a test specification that verifies the requirement, with
@@ -94,22 +106,49 @@ type Outcome struct {
 	Detail   string `json:"detail,omitempty"`
 	Waiver   string `json:"waiver,omitempty"`
 	Expires  string `json:"waiver_expires,omitempty"`
-	// Lapsed are the waivers that name the outcome but do not excuse it.
-	Lapsed []LapsedWaiver `json:"waivers_not_in_force,omitempty"`
-	File   string         `json:"file"`
-	Line   int            `json:"line"`
-	Column int            `json:"column"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	// Waivers are every waiver that names the outcome, in force or not,
+	// each with its justification.
+	Waivers []WaiverNote `json:"waivers,omitempty"`
 }
 
-// LapsedWaiver is a waiver that does not excuse an outcome, and why.
-type LapsedWaiver struct {
+// WaiverNote is a waiver that names an outcome: whether it is in force at
+// the evaluation date, and why it was written (its content).
+type WaiverNote struct {
 	ID      string `json:"id"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Title   string `json:"title"`
+	InForce bool   `json:"in_force"`
+	// State says why: in-force, expired, invalid-date (an :expires:
+	// that is not a date), invalid (another error on the waiver), stale
+	// (granted for another revision of what it excuses), future (dated
+	// after the evaluation date) or unreviewed (strict review, no pin).
+	State string `json:"state"`
+	// Why is the reason code of a waiver not in force, Message what it
+	// says.
+	Why           string `json:"why,omitempty"`
+	Message       string `json:"message,omitempty"`
+	Expires       string `json:"expires,omitempty"`
+	Justification string `json:"justification"`
+	File          string `json:"file"`
+	Line          int    `json:"line"`
+	Column        int    `json:"column"`
 }
 
-// Explain renders the evidence evaluate recorded for requirement n.
-func Explain(c *check.Check, n *graph.Node) Explanation {
+// Explain renders the evidence evaluate recorded for requirement n, with
+// the requirements that refine it listed but not expanded.
+func Explain(c *check.Check, n *graph.Node) Explanation { return ExplainTree(c, n, 0) }
+
+// ExplainTree is Explain with the requirements below n expanded, depth
+// levels down (depth < 0: the whole tree below), each with its own
+// evidence. A requirement is expanded once in a tree: where it comes
+// again (two parents below n, or a cycle), it is marked Repeated.
+func ExplainTree(c *check.Check, n *graph.Node, depth int) Explanation {
+	return explain(c, n, depth, map[*graph.Node]bool{n: true})
+}
+
+func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool) Explanation {
 	wh := whereOf(c)
 	v, _ := c.Result.Verdict(n)
 	p := wh.at(n.Pos())
@@ -140,7 +179,17 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 		x.Refines = append(x.Refines, linked(l))
 	}
 	for _, l := range v.RefinedBy {
-		x.RefinedBy = append(x.RefinedBy, linked(l))
+		ln := linked(l)
+		if _, isReq := c.Result.Verdict(l.Node); isReq && depth != 0 {
+			if seen[l.Node] {
+				ln.Repeated = true
+			} else {
+				seen[l.Node] = true
+				below := explain(c, l.Node, depth-1, seen)
+				ln.Below = &below
+			}
+		}
+		x.RefinedBy = append(x.RefinedBy, ln)
 	}
 	for _, l := range v.Implements {
 		x.Implement = append(x.Implement, linked(l))
@@ -158,16 +207,41 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 			if ev.Standing == evaluate.Excluded {
 				out.Excluded, out.Detail = ev.Why.Name, ev.Detail
 			}
-			for _, w := range ev.Waivers {
-				if !w.InForce {
-					out.Lapsed = append(out.Lapsed, LapsedWaiver{ID: w.Waiver.ID(), Code: w.Why.Name, Message: evaluate.WaiverLapse(w)})
+			for _, we := range ev.Waivers {
+				w := we.Waiver
+				wp := wh.at(w.Pos())
+				note := WaiverNote{ID: w.ID(), Title: w.Title(), InForce: we.InForce, State: waiverState(we),
+					Expires: w.ExpiresText(), Justification: w.Justification(), File: wp.Filename, Line: wp.Line, Column: wp.Column}
+				if !we.InForce {
+					note.Why, note.Message = we.Why.Name, evaluate.WaiverLapse(we)
 				}
+				out.Waivers = append(out.Waivers, note)
 			}
 			t.Outcomes = append(t.Outcomes, out)
 		}
 		x.Verifies = append(x.Verifies, t)
 	}
 	return x
+}
+
+// waiverState is the word for how a waiver stands for an outcome.
+func waiverState(we evaluate.WaiverEvidence) string {
+	w := we.Waiver
+	switch {
+	case we.InForce:
+		return "in-force"
+	case w.HasExpires() && !w.ExpiresValid():
+		return "invalid-date"
+	case we.Why == evaluate.CodeExpiredWaiver:
+		return "expired"
+	case we.Why == evaluate.ReasonStaleWaiver:
+		return "stale"
+	case we.Why == evaluate.ReasonFutureEvidence:
+		return "future"
+	case we.Why == evaluate.CodeUnreviewedLink:
+		return "unreviewed"
+	}
+	return "invalid"
 }
 
 // statusOf is the status of a requirement, "" for another node.
@@ -193,16 +267,26 @@ type jsonExplain struct {
 	Requirements []Explanation `json:"requirements"`
 }
 
+// ExplainOptions are how an explanation is written.
+type ExplainOptions struct {
+	// Depth is how many levels of the requirements below each explained
+	// one are expanded: < 0 the whole tree (each requirement once), 0
+	// none.
+	Depth int
+	// Colored writes ANSI colors (text only).
+	Colored bool
+}
+
 // WriteExplainJSON writes the seg-explain/1 document for the requirements
 // node id bears on.
-func WriteExplainJSON(w io.Writer, c *check.Check, id string) error {
+func WriteExplainJSON(w io.Writer, c *check.Check, id string, opt ExplainOptions) error {
 	targets, err := ExplainTargets(c, id)
 	if err != nil {
 		return err
 	}
 	doc := jsonExplain{Schema: "seg-explain/1", At: Date(c.At), Query: id, Requirements: []Explanation{}}
 	for _, n := range targets {
-		doc.Requirements = append(doc.Requirements, Explain(c, n))
+		doc.Requirements = append(doc.Requirements, ExplainTree(c, n, opt.Depth))
 	}
 	return encode(w, doc)
 }
@@ -218,21 +302,28 @@ var statusWords = map[string]string{
 
 // WriteExplain writes the evidence tree of every requirement node id bears
 // on, as text.
-func WriteExplain(w io.Writer, c *check.Check, id string, colored bool) error {
+func WriteExplain(w io.Writer, c *check.Check, id string, opt ExplainOptions) error {
 	targets, err := ExplainTargets(c, id)
 	if err != nil {
 		return err
 	}
-	st := newStyle(colored)
+	st := newStyle(opt.Colored)
 	bw := bufio.NewWriter(w)
 	if n, _ := c.Graph.Lookup(id); n.Kind() != parser.Requirement {
-		fmt.Fprintf(bw, "%s is a %s; it bears on %s.\n\n", st.id(id), n.Kind(), plural(len(targets), "requirement"))
+		fmt.Fprintf(bw, "%s is %s; it bears on %s.\n\n", st.id(id), diag.Article(n.Kind().String()), plural(len(targets), "requirement"))
 	}
 	for i, n := range targets {
 		if i > 0 {
 			bw.WriteByte('\n')
 		}
-		writeExplanation(bw, st, Explain(c, n))
+		x := ExplainTree(c, n, opt.Depth)
+		kind := "non-leaf"
+		if x.Leaf {
+			kind = "leaf"
+		}
+		fmt.Fprintf(bw, "%s %s  %s\n", st.id(x.ID), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
+		fmt.Fprintf(bw, "  %s (%s requirement, %s, revision %s)\n", x.Title, kind, x.Kind, x.Revision)
+		writeExplanation(bw, st, x, "  ", true)
 	}
 	fmt.Fprintf(bw, "\n(evaluated at %s)\n", Date(c.At))
 	return bw.Flush()
@@ -242,40 +333,47 @@ func at(file string, line, col int) string {
 	return source.Position{Filename: file, Line: line, Column: col}.String()
 }
 
-func writeExplanation(w *bufio.Writer, st style, x Explanation) {
-	kind := "non-leaf"
-	if x.Leaf {
-		kind = "leaf"
-	}
-	fmt.Fprintf(w, "%s %s  %s\n", st.id(x.ID), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
-	fmt.Fprintf(w, "  %s (%s requirement, %s, revision %s)\n", x.Title, kind, x.Kind, x.Revision)
+// writeExplanation writes the sections of an explanation, each heading at
+// indent. top is the explained requirement itself; below it, a
+// requirement's own header is its line under "refined by:", and what it
+// refines is left out (the tree came down from there).
+func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, top bool) {
+	in := indent + "  "
 	if len(x.Reasons) > 0 {
-		fmt.Fprintf(w, "  %s\n", st.bold("why unsatisfied:"))
+		fmt.Fprintf(w, "%s%s\n", indent, st.bold("why unsatisfied:"))
 		for _, r := range x.Reasons {
-			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
+			fmt.Fprintf(w, "%s%s: %s [%s]\n", in, st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
 		}
 	}
 	links := func(title string, ls []LinkedNode) {
 		if len(ls) == 0 {
 			return
 		}
-		fmt.Fprintf(w, "  %s\n", st.bold(title))
+		fmt.Fprintf(w, "%s%s\n", indent, st.bold(title))
 		for _, l := range ls {
-			extra := ""
+			status := ""
 			if l.Verdict != "" {
-				extra = "  " + st.status(l.Status)
+				status = "  " + st.status(l.Status)
 			}
-			fmt.Fprintf(w, "    %s  %s%s%s  %s\n", st.id(l.ID), l.State, linkNote(l), extra, st.pos(at(l.File, l.Line, l.Column)))
+			fmt.Fprintf(w, "%s%s  %s%s%s  %s%s\n", in, st.id(l.ID), l.State, linkNote(l), status, st.pos(at(l.File, l.Line, l.Column)), titled(l.Title))
+			switch {
+			case l.Repeated:
+				fmt.Fprintf(w, "%s  %s\n", in, st.dim("(explained above)"))
+			case l.Below != nil:
+				writeExplanation(w, st, *l.Below, in+"  ", false)
+			}
 		}
 	}
-	links("refines:", x.Refines)
+	if top {
+		links("refines:", x.Refines)
+	}
 	links("refined by:", x.RefinedBy)
 	if len(x.Verifies) > 0 {
-		fmt.Fprintf(w, "  %s\n", st.bold("verified by:"))
+		fmt.Fprintf(w, "%s%s\n", indent, st.bold("verified by:"))
 		for _, t := range x.Verifies {
-			fmt.Fprintf(w, "    %s  %s%s  %s\n", st.id(t.ID), t.State, linkNote(t.LinkedNode), st.pos(at(t.File, t.Line, t.Column)))
+			fmt.Fprintf(w, "%s%s  %s%s  %s%s\n", in, st.id(t.ID), t.State, linkNote(t.LinkedNode), st.pos(at(t.File, t.Line, t.Column)), titled(t.Title))
 			if len(t.Outcomes) == 0 {
-				fmt.Fprintf(w, "      %s\n", st.dim("(no outcomes)"))
+				fmt.Fprintf(w, "%s  %s\n", in, st.dim("(no outcomes)"))
 			}
 			for _, o := range t.Outcomes {
 				desc := statusWords[o.Status]
@@ -292,18 +390,18 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 				if o.Config != "" {
 					cfg = "  [" + o.Config + "]"
 				}
-				fmt.Fprintf(w, "      %s  %s%s  %s  %s\n", st.id(o.ID), o.Result, cfg, desc, st.pos(at(o.File, o.Line, o.Column)))
-				for _, l := range o.Lapsed {
-					fmt.Fprintf(w, "        %s [%s]\n", l.Message, l.Code)
+				fmt.Fprintf(w, "%s  %s  %s%s  %s  %s\n", in, st.id(o.ID), o.Result, cfg, desc, st.pos(at(o.File, o.Line, o.Column)))
+				for _, wv := range o.Waivers {
+					writeWaiver(w, st, wv, in+"    ")
 				}
 			}
 		}
 	}
 	links("implemented by:", x.Implement)
 	if len(x.Notes) > 0 {
-		fmt.Fprintf(w, "  %s\n", st.bold("notes:"))
+		fmt.Fprintf(w, "%s%s\n", indent, st.bold("notes:"))
 		for _, r := range x.Notes {
-			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
+			fmt.Fprintf(w, "%s%s: %s [%s]\n", in, st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
 		}
 	}
 }
@@ -314,4 +412,43 @@ func linkNote(l LinkedNode) string {
 		return ""
 	}
 	return " (" + l.Link + ")"
+}
+
+// writeWaiver writes a waiver that names an outcome, whether it is in
+// force, and its justification, indented under it.
+func writeWaiver(w *bufio.Writer, st style, wv WaiverNote, indent string) {
+	var state string
+	switch {
+	case wv.State == "in-force" && wv.Expires != "":
+		state = "in force until " + wv.Expires
+	case wv.State == "in-force":
+		state = "in force, no expiry date"
+	case wv.State == "invalid-date":
+		state = fmt.Sprintf("not in force: :expires: %q is not a date", wv.Expires)
+	case wv.State == "expired":
+		state = "expired on " + wv.Expires
+	default:
+		state = "not in force: " + wv.Message + " [" + wv.Why + "]"
+	}
+	fmt.Fprintf(w, "%swaiver %s  %s  %s%s\n", indent, st.id(wv.ID), state, st.pos(at(wv.File, wv.Line, wv.Column)), titled(wv.Title))
+	just := strings.TrimSpace(wv.Justification)
+	if just == "" {
+		fmt.Fprintf(w, "%s  %s\n", indent, st.dim("(no justification written)"))
+		return
+	}
+	for _, line := range strings.Split(just, "\n") {
+		if line = strings.TrimRight(line, " \t"); line == "" {
+			w.WriteString("\n")
+			continue
+		}
+		fmt.Fprintf(w, "%s  %s\n", indent, line)
+	}
+}
+
+// titled is a node's title after its position, "" when it has none.
+func titled(title string) string {
+	if title == "" {
+		return ""
+	}
+	return "  " + title
 }

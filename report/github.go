@@ -44,8 +44,7 @@ func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 		title := "unsatisfied requirement " + r.Node.ID()
 		writeCommand(bw, "error", spanProps(wh, source.At(r.Node.Pos()), title), unsatisfiedMessage(wh, r))
 	}
-	n := c.Counts()
-	fmt.Fprintf(bw, "seg: %s (evaluated at %s)\n", summary(n), Date(c.At))
+	fmt.Fprintf(bw, "seg: %s (evaluated at %s)\n", checkSummary(c), Date(c.At))
 	return bw.Flush()
 }
 

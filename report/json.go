@@ -58,9 +58,11 @@ type jsonDiagnostic struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
+	// Detail is how to fix it, in full sentences; left out when empty.
+	Detail string `json:"detail,omitempty"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
 }
 
 type jsonCase struct {
@@ -105,7 +107,8 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 
 func diagJSON(wh where, d diag.Diagnostic) jsonDiagnostic {
 	p := wh.at(d.Span.Start)
-	return jsonDiagnostic{d.Code.Name, d.Severity().String(), d.Message, p.Filename, p.Line, p.Column}
+	return jsonDiagnostic{Code: d.Code.Name, Severity: d.Severity().String(), Message: d.Message, Detail: d.Detail,
+		File: p.Filename, Line: p.Line, Column: p.Column}
 }
 
 func reasonJSON(wh where, r evaluate.Reason) jsonReason {

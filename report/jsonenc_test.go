@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/internal/segtest"
 	"github.com/seg-trace/seg/parser"
 )
@@ -152,12 +153,24 @@ func TestJSONDocumentsMatchEncodingJSON(t *testing.T) {
 	}
 }
 
-// explainFirst explains the first requirement, or writes nothing.
+// explainFirst explains the first requirement that others refine (so the
+// tree below it, nested explanations, is encoded too), else the first
+// requirement, or writes nothing.
 func explainFirst(b *bytes.Buffer, c *check.Check) error {
+	var first *graph.Node
 	for n := range c.Graph.Nodes() {
-		if n.Kind() == parser.Requirement {
-			return WriteExplainJSON(b, c, n.ID())
+		if n.Kind() != parser.Requirement {
+			continue
+		}
+		if v, _ := c.Result.Verdict(n); len(v.RefinedBy) > 0 {
+			return WriteExplainJSON(b, c, n.ID(), ExplainOptions{Depth: -1})
+		}
+		if first == nil {
+			first = n
 		}
 	}
-	return nil
+	if first == nil {
+		return nil
+	}
+	return WriteExplainJSON(b, c, first.ID(), ExplainOptions{Depth: -1})
 }

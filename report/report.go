@@ -7,6 +7,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -30,6 +31,18 @@ func summary(n check.Counts) string {
 	return fmt.Sprintf("%s: %d satisfied, %d failing, %d unproven; %s, %s",
 		plural(n.Requirements, "requirement"), n.Satisfied, n.Failing, n.Unproven,
 		plural(n.Errors, "error"), plural(n.Warnings, "warning"))
+}
+
+// checkSummary is the summary line of a check: the figures, and for a
+// check narrowed to the files a commit touches, that it counts only the
+// requirements those files bear on.
+func checkSummary(c *check.Check) string {
+	n := c.Counts()
+	if !c.Narrowed() {
+		return summary(n)
+	}
+	head := plural(n.Requirements, "requirement")
+	return head + " in the changed files" + strings.TrimPrefix(summary(n), head)
 }
 
 func plural(n int, word string) string {

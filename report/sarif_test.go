@@ -232,6 +232,37 @@ func TestSARIFExamplesValidate(t *testing.T) {
 	}
 }
 
+// The invocation's exitCode is the process's under every --fail-on
+// policy: both come from check.Check.Failed.
+func TestSARIFExitCodeFollowsFailOn(t *testing.T) {
+	sch := sarifSchema(t)
+	trees := map[string]string{
+		"unproven": ".. sreq:: New\n   :id: R-1\n",
+		"failing": ".. sreq:: R\n   :id: R-1\n\n.. test:: T\n   :id: T-1\n   :verifies: R-1\n\n" +
+			".. impl:: I\n   :id: I-1\n   :implements: R-1\n\n" +
+			".. outcome:: O\n   :id: O-1\n   :confirms: T-1\n   :witnesses: I-1\n   :result: failed\n",
+		"warning": ".. test:: Orphan\n   :id: T-1\n",
+	}
+	want := map[string]map[string]int{
+		"unproven": {"errors,unsatisfied": 1, "errors,failing": 0, "unproven": 1, "warnings": 0},
+		"failing":  {"errors,unsatisfied": 1, "errors,failing": 1, "unproven": 0, "warnings": 0},
+		"warning":  {"errors,unsatisfied": 0, "errors,failing": 0, "unproven": 0, "warnings": 1},
+	}
+	for name, text := range trees {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "a.rst"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for policy, code := range want[name] {
+			out, got := seg(t, "check", "--format", "sarif", "--fail-on", policy, "--at", "2026-11-29", "--no-cache", dir)
+			doc := validate(t, sch, out)
+			if got != code || doc.Runs[0].Invocations[0].ExitCode != code {
+				t.Errorf("%s, --fail-on %s: exit %d, invocation exitCode %d; want %d", name, policy, got, doc.Runs[0].Invocations[0].ExitCode, code)
+			}
+		}
+	}
+}
+
 // testdata/sarif/allcodes is a tree with every diagnostic code that a tree
 // can produce (unreviewed-link comes from testdata/sarif/strict) (internal-error cannot: see TestSARIFEveryCodeSynthetic) and
 // every blocking reason code, with odd file names (a comma, a percent
@@ -362,6 +393,19 @@ func TestSARIFEveryCodeSynthetic(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Each diagnostic's detail is the second line of its message.
+	synthetic := 0
+	for _, r := range doc.Runs[0].Results {
+		if strings.HasPrefix(r.Message.Text, "synthetic ") {
+			synthetic++
+			if !strings.Contains(r.Message.Text, "\ndetail") {
+				t.Errorf("result %s: the message does not carry the detail: %q", r.RuleID, r.Message.Text)
+			}
+		}
+	}
+	if synthetic == 0 {
+		t.Error("no result of a synthetic diagnostic")
 	}
 	// One unsatisfied requirement, as a result under its first reason's
 	// rule, with every blocking reason as a related location.

@@ -42,6 +42,15 @@ func (s style) severity(sev string) string {
 	return s.note(sev)
 }
 
+// caret colors the carets under a snippet as the severity word above them:
+// red under an error, yellow under a warning.
+func (s style) caret(sev, carets string) string {
+	if sev == "warning" {
+		return s.warn(carets)
+	}
+	return s.err(carets)
+}
+
 func (s style) verdict(satisfied bool) string {
 	if satisfied {
 		return s.ok("satisfied")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -12,18 +13,30 @@ import (
 	"github.com/seg-trace/seg/source"
 )
 
+// TextOptions are how the text report is written.
+type TextOptions struct {
+	// Colored writes ANSI colors (the caller decides: a terminal, --color).
+	Colored bool
+	// Quiet leaves the satisfied requirements out: the diagnostics, the
+	// unsatisfied requirements and the summary remain (--quiet).
+	Quiet bool
+}
+
 // WriteText writes the compiler-style report: diagnostics with source
 // snippets, then every requirement with its status (satisfied, failing or
 // unproven; the others with their reasons), then a summary line that
 // names the evaluation date.
-func WriteText(w io.Writer, c *check.Check, colored bool) error {
+func WriteText(w io.Writer, c *check.Check, opt TextOptions) error {
 	bw := bufio.NewWriter(w)
-	st := newStyle(colored)
+	st := newStyle(opt.Colored)
 	wh := whereOf(c)
 	for _, d := range c.Diagnostics {
 		writeDiagnostic(bw, st, wh, d)
 	}
 	reqs := c.Requirements()
+	if opt.Quiet {
+		reqs = slices.DeleteFunc(reqs, func(r check.Requirement) bool { return r.Verdict.Satisfied })
+	}
 	if len(c.Diagnostics) > 0 && len(reqs) > 0 {
 		bw.WriteByte('\n')
 	}
@@ -40,8 +53,10 @@ func WriteText(w io.Writer, c *check.Check, colored bool) error {
 			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.at(reason.Pos).String()), reason.Message, reason.Code)
 		}
 	}
-	n := c.Counts()
-	fmt.Fprintf(bw, "\n%s (evaluated at %s)\n", summary(n), Date(c.At))
+	if len(c.Diagnostics) > 0 || len(reqs) > 0 {
+		bw.WriteByte('\n')
+	}
+	fmt.Fprintf(bw, "%s (evaluated at %s)\n", checkSummary(c), Date(c.At))
 	return bw.Flush()
 }
 
@@ -56,17 +71,35 @@ func WriteDiagnostics(w io.Writer, c *check.Check, ds diag.List, colored bool) e
 }
 
 func writeDiagnostic(w *bufio.Writer, st style, wh where, d diag.Diagnostic) {
-	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.at(d.Span.Start).String()), st.severity(d.Severity().String()), d.Message, d.Code)
-	writeSnippet(w, st, wh, d.Span)
+	sev := d.Severity().String()
+	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.at(d.Span.Start).String()), st.severity(sev), d.Message, d.Code)
+	writeSnippet(w, st, wh, d.Span, sev)
+	writeHelp(w, st, d.Detail)
 	for _, r := range d.Related {
 		fmt.Fprintf(w, "%s: %s: %s\n", st.pos(wh.at(r.Span.Start).String()), st.note("note"), r.Message)
 	}
 }
 
+// writeHelp prints a diagnostic's detail (how to fix it) under its
+// snippet, as a compiler prints a help line: "     = help: ...", lined up
+// with the snippet's bar. Further lines of the detail are indented to the
+// text of the first.
+func writeHelp(w *bufio.Writer, st style, detail string) {
+	detail = strings.TrimSpace(detail)
+	if detail == "" {
+		return
+	}
+	lines := strings.Split(detail, "\n")
+	fmt.Fprintf(w, "%4s %s %s\n", "", st.dim("="), st.note("help:")+" "+lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintf(w, "%4s   %s%s\n", "", "      ", strings.TrimRight(l, " \t"))
+	}
+}
+
 // writeSnippet prints the source line of a span and a caret line under it.
 // The caret line copies the tabs of the source line, so it lines up in any
-// terminal whatever its tab width.
-func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span) {
+// terminal whatever its tab width; the carets take the severity's color.
+func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span, severity string) {
 	line, ok := wh.line(sp.Start)
 	if !ok || !utf8.Valid(line) {
 		return
@@ -91,5 +124,5 @@ func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span) {
 	if n := sp.Len(); n > 0 && col-1+n <= len(line) && wh.at(sp.End).Line == start.Line {
 		width = max(1, utf8.RuneCount(line[col-1:col-1+n]))
 	}
-	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.err(strings.Repeat("^", width)))
+	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.caret(severity, strings.Repeat("^", width)))
 }
