@@ -111,6 +111,9 @@ type Cache struct {
 	bytes                          atomic.Int64
 	pruned                         int
 	result                         bool
+
+	sumsOnce sync.Once
+	sums     *Sums
 }
 
 // BaseDir is the cache's base folder: $SEG_CACHE_DIR, or the user's cache

@@ -145,7 +145,12 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 		return nil, err
 	}
 	diags = append(diags, rs.diags...)
-	sdiags, deps := t.sources(parsed)
+	var memo *cache.Sums
+	if o.Cache != nil && !o.Cache.Overlaps(t.Root) {
+		memo = o.Cache.Sums()
+		defer memo.Save()
+	}
+	sdiags, deps := t.sources(parsed, memo)
 	diags = append(diags, sdiags...)
 	lock, err := t.readLock(fset)
 	if err != nil {

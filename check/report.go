@@ -53,7 +53,12 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	key := o.Cache.ResultKey(sc.tree, parts...)
 	// A stored report holds only while the source files its run hashed
 	// (the implementations' :source:) are what they were.
-	if code, report, deps, ok := o.Cache.LoadResult(key); ok && code <= 1 && depsHold(t.Root, string(deps)) {
+	memo := o.Cache.Sums()
+	held := func(deps []byte) bool {
+		defer memo.Save()
+		return depsHold(t.Root, string(deps), memo)
+	}
+	if code, report, deps, ok := o.Cache.LoadResult(key); ok && code <= 1 && held(deps) {
 		if _, err := w.Write(report); err != nil {
 			return 0, Stats{}, err
 		}

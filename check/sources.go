@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/parser"
@@ -32,8 +33,8 @@ var CodeMissingSource = diag.NewError("missing-source", "an implementation's :so
 // deps is every entry with what it matched and their hashes
 // (sourceDeps): a stored report of the run is good only while they are
 // the same.
-func (t *Tree) sources(parsed []*parser.File) (diags diag.List, deps string) {
-	h := &fileHashes{root: t.Root, sums: map[string]string{}}
+func (t *Tree) sources(parsed []*parser.File, memo *cache.Sums) (diags diag.List, deps string) {
+	h := &fileHashes{root: t.Root, sums: map[string]string{}, memo: memo}
 	patterns := map[string]bool{}
 	for _, f := range parsed {
 		for i := range f.Nodes {
@@ -90,7 +91,7 @@ func (h *fileHashes) deps(patterns []string) string {
 // depsHold reports whether the source files a stored report was made
 // from are still what they were: the same patterns match the same files,
 // with the same bytes.
-func depsHold(root, deps string) bool {
+func depsHold(root, deps string, memo *cache.Sums) bool {
 	if deps == "" {
 		return true
 	}
@@ -104,7 +105,7 @@ func depsHold(root, deps string) bool {
 			patterns = append(patterns, p)
 		}
 	}
-	h := &fileHashes{root: root, sums: map[string]string{}}
+	h := &fileHashes{root: root, sums: map[string]string{}, memo: memo}
 	return h.deps(patterns) == deps
 }
 
@@ -116,6 +117,9 @@ type fileHashes struct {
 	root string
 	mu   sync.Mutex
 	sums map[string]string // slash path -> hex SHA-256, "unreadable" when it cannot be read
+	// memo, when not nil, remembers sums across runs by file identity
+	// (the parse cache's Sums).
+	memo *cache.Sums
 }
 
 func (h *fileHashes) match(pattern string) []string {
@@ -133,7 +137,12 @@ func (h *fileHashes) sum(p string) string {
 		return s
 	}
 	s := unreadable
-	if data, err := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(p))); err == nil {
+	name := filepath.Join(h.root, filepath.FromSlash(p))
+	if h.memo != nil {
+		if sum, ok := h.memo.Sum(name); ok {
+			s = sum
+		}
+	} else if data, err := os.ReadFile(name); err == nil {
 		sum := sha256.Sum256(data)
 		s = hex.EncodeToString(sum[:])
 	}

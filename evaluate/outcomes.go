@@ -427,6 +427,29 @@ func WaiverLapse(w WaiverEvidence) string {
 	return fmt.Sprintf("waiver %q has an error in its directive", id)
 }
 
+// WaiverState is one word for how a waiver stands for an outcome:
+// in-force, expired, invalid-date (an :expires: that is not a date),
+// invalid (another error on it), stale (granted for another revision of
+// what it excuses), future (dated after the evaluation date) or
+// unreviewed (strict review, and its excuses link has no pin).
+func WaiverState(w WaiverEvidence) string {
+	switch {
+	case w.InForce:
+		return "in-force"
+	case w.Why == CodeExpiredWaiver:
+		return "expired"
+	case w.Why == ReasonStaleWaiver:
+		return "stale"
+	case w.Why == ReasonFutureEvidence:
+		return "future"
+	case w.Why == CodeUnreviewedLink:
+		return "unreviewed"
+	case w.Waiver.HasExpires() && !w.Waiver.ExpiresValid():
+		return "invalid-date"
+	}
+	return "invalid"
+}
+
 // whyNone says what became of a test's outcomes when none counted, so a
 // reader sees at once that, say, a results file was given no witness.
 func (f *testFacts) whyNone() string {

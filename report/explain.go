@@ -210,7 +210,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 			for _, we := range ev.Waivers {
 				w := we.Waiver
 				wp := wh.at(w.Pos())
-				note := WaiverNote{ID: w.ID(), Title: w.Title(), InForce: we.InForce, State: waiverState(we),
+				note := WaiverNote{ID: w.ID(), Title: w.Title(), InForce: we.InForce, State: evaluate.WaiverState(we),
 					Expires: w.ExpiresText(), Justification: w.Justification(), File: wp.Filename, Line: wp.Line, Column: wp.Column}
 				if !we.InForce {
 					note.Why, note.Message = we.Why.Name, evaluate.WaiverLapse(we)
@@ -222,26 +222,6 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 		x.Verifies = append(x.Verifies, t)
 	}
 	return x
-}
-
-// waiverState is the word for how a waiver stands for an outcome.
-func waiverState(we evaluate.WaiverEvidence) string {
-	w := we.Waiver
-	switch {
-	case we.InForce:
-		return "in-force"
-	case w.HasExpires() && !w.ExpiresValid():
-		return "invalid-date"
-	case we.Why == evaluate.CodeExpiredWaiver:
-		return "expired"
-	case we.Why == evaluate.ReasonStaleWaiver:
-		return "stale"
-	case we.Why == evaluate.ReasonFutureEvidence:
-		return "future"
-	case we.Why == evaluate.CodeUnreviewedLink:
-		return "unreviewed"
-	}
-	return "invalid"
 }
 
 // statusOf is the status of a requirement, "" for another node.
