@@ -36,6 +36,7 @@ usage:
   seg explain ID [ROOT]         why a requirement (or what a node bears on) is or is not satisfied
   seg matrix  [ROOT]            the traceability matrix, for review
   seg graph   [ROOT]            the whole graph: nodes, edges, positions, verdicts
+  seg diff    --base REV [ROOT] what a change did to the trace (or: seg diff BASE.json HEAD.json)
   seg import  [ROOT]            write outcomes read from test results as .. outcome:: directives
   seg init    [ROOT]            write a commented seg.toml; print the pre-commit and CI snippets
   seg version                   print the version
@@ -69,6 +70,8 @@ func execute(args []string, stdout, stderr io.Writer) (int, check.Stats) {
 		run = runMatrix
 	case "import":
 		run = runImport
+	case "diff":
+		run = runDiff
 	case "init":
 		run = func(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 			code, err := runInit(args, stdout, stderr)

@@ -24,6 +24,10 @@ type options struct {
 	blame         string
 	minCoverage   float64
 	linkTemplate  string
+	columns       string
+	base, head    string // seg diff: revisions
+	baseGraph     string // seg diff: seg-graph/1 documents joined to the files
+	headGraph     string
 
 	args []string // positional arguments, in order
 }
@@ -68,6 +72,13 @@ func parseFlags(cmd string, args []string, defFormat string, stderr io.Writer) (
 	if cmd == "matrix" {
 		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
 		fs.StringVar(&o.linkTemplate, "link-template", "", "link `TEMPLATE` with {file} and {line}, e.g. https://host/repo/blob/main/{file}#L{line}")
+		fs.StringVar(&o.columns, "columns", "", "the HTML page's `LIST` of columns, in order (default: [matrix] columns in seg.toml, else all)")
+	}
+	if cmd == "diff" {
+		fs.StringVar(&o.base, "base", "", "evaluate the tree at git revision `REV` as the base (e.g. origin/main)")
+		fs.StringVar(&o.head, "head", "", "evaluate the tree at git revision `REV` as the head (default: the work tree)")
+		fs.StringVar(&o.baseGraph, "base-graph", "", "with two files: the base's seg graph --format json `FILE`, to compare links and node text")
+		fs.StringVar(&o.headGraph, "head-graph", "", "with two files: the head's seg graph --format json `FILE`")
 	}
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -108,6 +119,7 @@ var positionalUsage = map[string]string{
 	"matrix":  "[ROOT]",
 	"graph":   "[ROOT]",
 	"import":  "[ROOT]",
+	"diff":    "(--base REV [--head REV] [ROOT] | BASE.json HEAD.json)",
 }
 
 // evaluationDate is --at, or today in UTC.
