@@ -39,8 +39,21 @@ type Config struct {
 	NeedsFile string
 	NeedsRaw  []byte
 
+	// Matrix is seg.toml's [matrix] table: the HTML page's columns and
+	// the name of the tree in its heading (docs/matrix.md).
+	Matrix MatrixConfig
+
 	needs      *needsSection     // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
+}
+
+// MatrixConfig is the [matrix] table.
+type MatrixConfig struct {
+	Columns []string
+	Title   string
+	// ColumnsLine is the line of the columns key, for an error about a
+	// name (checked by the command, which knows the column names).
+	ColumnsLine int
 }
 
 // Error is a problem with the config file, with the line it is on (0 when
@@ -69,7 +82,11 @@ type fileFormat struct {
 		Witnesses []string `toml:"witnesses"`
 		Config    string   `toml:"config"`
 	} `toml:"results"`
-	Needs *needsSection `toml:"needs"`
+	Needs  *needsSection `toml:"needs"`
+	Matrix *struct {
+		Columns []string `toml:"columns"`
+		Title   string   `toml:"title"`
+	} `toml:"matrix"`
 }
 
 // Load reads the config: explicit when it is not "", else seg.toml at the
@@ -114,7 +131,7 @@ func Parse(name string, data []byte) (*Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0]
 		return nil, &Error{File: name, Line: lineOfKey(data, key[len(key)-1]),
-			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs])", key.String())}
+			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], [matrix])", key.String())}
 	}
 	pc := parser.DefaultConfig()
 	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}}
@@ -154,6 +171,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		}
 		pc.Directives[strings.ToLower(d)] = k
 		c.directives[strings.ToLower(d)] = f.Directives[d]
+	}
+	if f.Matrix != nil {
+		c.Matrix = MatrixConfig{Columns: f.Matrix.Columns, Title: f.Matrix.Title, ColumnsLine: lineOfKey(data, "columns")}
 	}
 	for _, r := range f.Results {
 		if r.Path == "" {
