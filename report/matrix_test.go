@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -345,14 +346,14 @@ func TestMatrixHTMLSelfContained(t *testing.T) {
 			t.Errorf("page matches %s", re)
 		}
 	}
-	for _, want := range []string{"--ok: " + colorSatisfied, "--bad: " + colorUnsatisfied, `<span class="b bad">unsatisfied</span>`, `<script type="application/json" id="explanations">`, `data-v="unsatisfied"`} {
+	for _, want := range []string{"--ok: " + colorSatisfied, "--bad: " + colorUnsatisfied, `<span class="b unproven">unproven</span>`, `<span class="b failing">failing</span>`, `<script type="application/json" id="_data">`, `<tr id="SEG-SREQ-006"><td><a href="#SEG-SREQ-006">SEG-SREQ-006</a>`} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
 	// Relative links by default, prefixed by the base.
 	html = render(t, c, "html", MatrixOptions{LinkBase: "../examples/broken/"})
-	if !bytes.Contains(html, []byte(`<a href="../examples/broken/docs/requirements.rst#L4">SEG-SREQ-006</a>`)) {
+	if !bytes.Contains(html, []byte(`<a href="../examples/broken/docs/requirements.rst#L4">docs/requirements.rst:4</a>`)) {
 		t.Error("no relative link under the base")
 	}
 }
@@ -401,5 +402,55 @@ func TestRatio(t *testing.T) {
 		if r.Below(c.below) != c.isBelow {
 			t.Errorf("%d/%d below %v: %v", c.count, c.total, c.below, !c.isBelow)
 		}
+	}
+}
+
+// Columns are the page's own or options the config allows, each once.
+func TestCheckColumns(t *testing.T) {
+	opt := func(n string) bool { return n == "status" || n == "tags" }
+	for cols, want := range map[string]string{
+		"":                     "",
+		"id,title,verdict":     "",
+		"id,tags,status,level": "",
+		"id,id":                "listed twice",
+		"id,owner":             `unknown column "owner"`,
+		"id,,title":            "empty column",
+	} {
+		var list []string
+		if cols != "" {
+			list = strings.Split(cols, ",")
+		}
+		err := CheckColumns(list, opt)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%q: %v, want %q", cols, err, want)
+		}
+	}
+}
+
+// Levels and the tree: a requirement that refines nothing is level 1, its
+// children level 2; one with two parents sits under the first reached; a
+// cycle with nothing above it starts at its smallest ID.
+func TestRowLevels(t *testing.T) {
+	c := matrixCheckDir(t, filepath.Join("..", "examples", "broken"))
+	m := BuildMatrix(c, MatrixOptions{})
+	li := rowLevels(m)
+	got := map[string]string{}
+	for i, r := range m.Rows {
+		p := "-"
+		if li.parent[i] >= 0 {
+			p = m.Rows[li.parent[i]].ID
+		}
+		got[r.ID] = fmt.Sprintf("%d %s", li.level[i], p)
+	}
+	want := map[string]string{"SEG-SYS-001": "1 -", "SEG-REQ-A": "2 SEG-SYS-001", "SEG-REQ-B": "3 SEG-REQ-A",
+		"SEG-SREQ-006": "1 -", "SEG-SREQ-007": "1 -", "SEG-SREQ-008": "1 -"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("levels (-want +got):\n%s", d)
+	}
+	cyc := matrixCheckFiles(t, map[string]string{"a.rst": ".. req:: B\n   :id: B\n   :refines: A\n\n.. req:: A\n   :id: A\n   :refines: B\n"})
+	m = BuildMatrix(cyc, MatrixOptions{})
+	li = rowLevels(m)
+	if li.level[0] != 1 || li.parent[0] != -1 || li.level[1] != 2 || li.parent[1] != 0 {
+		t.Errorf("a bare cycle: %+v", li)
 	}
 }

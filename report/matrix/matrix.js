@@ -183,15 +183,12 @@
     });
     return s;
   }
-  var hashTimer = 0;
+  // The URL follows every change (typing is already one update a frame).
   function saveState() {
-    clearTimeout(hashTimer);
-    hashTimer = setTimeout(function () {
-      var h = stateToHash();
-      if (location.hash !== h && !(h === "" && location.hash === "")) {
-        history.replaceState(null, "", h || location.pathname + location.search);
-      }
-    }, 150);
+    var h = stateToHash();
+    if (location.hash !== h) {
+      history.replaceState(null, "", h || location.pathname + location.search);
+    }
   }
 
   // ---- the grid ----
@@ -258,6 +255,7 @@
       colgroup.appendChild(col);
       var th = el("th");
       th.scope = "col";
+      th.dataset.h = COLS[c].head;
       th.setAttribute("aria-sort", st.sort === c ? (st.dir > 0 ? "ascending" : "descending") : "none");
       var b = el("button", null, COLS[c].head);
       b.type = "button";
@@ -466,7 +464,7 @@
     }
     tr.appendChild(tx);
     st.cols.forEach(function (c) {
-      var td = el("td"), col = COLS[c];
+      var td = el("td", "c-" + c), col = COLS[c];
       if (c === "id") {
         if (st.view === "tree") {
           td.style.paddingLeft = (2 + 14 * Math.min(it.d, 12)) + "px";
@@ -791,11 +789,18 @@
   }
 
   // ---- start ----
-  if (location.hash.indexOf("#!") === 0) { st = hashToState(location.hash); }
+  var start = location.hash;
+  if (start.indexOf("#!") === 0) { st = hashToState(start); }
   syncControls();
   buildHead();
   $("_controls").hidden = false;
   $("_hint").hidden = false;
   refresh();
-  if (location.hash && location.hash.indexOf("#!") !== 0) { fromHash(); } else if (st.hl && byID[st.hl] !== undefined) { jump(st.hl, false); }
+  if (start && start.indexOf("#!") !== 0) {
+    var id = "";
+    try { id = decodeURIComponent(start.slice(1)); } catch (e) { id = start.slice(1); }
+    if (byID[id] !== undefined) { jump(id, false); }
+  } else if (st.hl && byID[st.hl] !== undefined) {
+    jump(st.hl, false);
+  }
 })();
