@@ -25,6 +25,7 @@ type options struct {
 	minCoverage   float64
 	linkTemplate  string
 	columns       string
+	title         string
 	base, head    string // seg diff: revisions
 	baseGraph     string // seg diff: seg-graph/1 documents joined to the files
 	headGraph     string
@@ -72,6 +73,7 @@ func parseFlags(cmd string, args []string, defFormat string, stderr io.Writer) (
 	if cmd == "matrix" {
 		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
 		fs.StringVar(&o.linkTemplate, "link-template", "", "link `TEMPLATE` with {file} and {line}, e.g. https://host/repo/blob/main/{file}#L{line}")
+		fs.StringVar(&o.title, "title", "", "the name of the tree in the HTML page's heading and printed page headers (default: [matrix] title in seg.toml, else the root folder's name)")
 		fs.StringVar(&o.columns, "columns", "", "the HTML page's `LIST` of columns, in order (default: [matrix] columns in seg.toml, else all)")
 	}
 	if cmd == "diff" {

@@ -55,7 +55,10 @@ func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 	if err != nil {
 		return 0, stats, err
 	}
-	title := c.Config.Matrix.Title
+	title := o.title
+	if title == "" {
+		title = c.Config.Matrix.Title
+	}
 	if title == "" {
 		title = treeName(root)
 	}

@@ -3,10 +3,12 @@ package report
 import (
 	"bufio"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -64,22 +66,23 @@ type htmlMatrix struct {
 	*Matrix
 	Title  string
 	Counts check.Counts
-	// Rows are the requirements for the page without JavaScript (inside
-	// <noscript>, so a browser that runs the script never builds them).
-	Rows        []htmlRow
+	// Rows are the table rows of the page without JavaScript (inside
+	// <noscript>, so a browser that runs the script never parses them),
+	// written by plainRows: through the template they would take most of
+	// the page's time at 50,000 requirements.
+	Rows template.HTML
+	// PlainLimit is the most requirements the table without JavaScript
+	// holds; a larger tree's page leaves it out (and says so).
+	PlainLimit  int
 	Diagnostics []jsonDiagnostic
 	Kinds       []bars
 	Levels      []bars
-	// Data is everything the script renders from, as JSON.
-	Data    htmlData
+	// Data is everything the script renders from, as JSON (with <, > and
+	// & escaped, so it cannot end the script element).
+	Data    template.JS
 	CSS     template.CSS
 	JS      template.JS
 	PageTop template.CSS // the printed page's header, a CSS string
-}
-
-type htmlRow struct {
-	Row  *MatrixRow
-	Href any // the requirement's source link (see the href function)
 }
 
 // bars is one line of the coverage summary: requirements by status.
@@ -158,31 +161,95 @@ func WriteMatrixHTML(w io.Writer, c *check.Check, m *Matrix, opt MatrixOptions) 
 		return err
 	}
 	t.Funcs(matrixFuncs(lk))
-	href := matrixFuncs(lk)["href"].(func(string, int) any)
 	title := opt.Title
-	page := htmlMatrix{Matrix: m, Title: title, Counts: c.Counts(), Rows: make([]htmlRow, len(m.Rows)),
+	page := htmlMatrix{Matrix: m, Title: title, Counts: c.Counts(), PlainLimit: plainLimit,
 		CSS: template.CSS(matrixCSS), JS: template.JS(matrixJS)}
+	if len(m.Rows) <= plainLimit {
+		page.Rows = plainRows(m, lk)
+	}
 	top := "Traceability matrix"
 	if title != "" {
 		top += " · " + title
 	}
 	page.PageTop = template.CSS(cssString(top + " · evaluated " + m.At))
-	for i := range m.Rows {
-		r := &m.Rows[i]
-		page.Rows[i] = htmlRow{Row: r, Href: href(r.File, r.Line)}
-	}
 	wh := whereOf(c)
 	for _, d := range c.Diagnostics {
 		page.Diagnostics = append(page.Diagnostics, diagJSON(wh, d))
 	}
 	levels := rowLevels(m)
 	page.Kinds, page.Levels = coverageBars(m, levels)
-	page.Data = pageData(c, m, lk, levels, opt.Columns, page.Diagnostics)
+	data, err := json.Marshal(pageData(c, m, lk, levels, opt.Columns, page.Diagnostics))
+	if err != nil {
+		return err
+	}
+	page.Data = template.JS(data)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := t.Execute(bw, page); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+// plainLimit is the largest tree whose page carries the table without
+// JavaScript. Above it the table would be some 40 % of the file, read and
+// tokenised by every browser that runs the script, for a table too long
+// to use without filters: seg matrix --format markdown or csv gives it.
+const plainLimit = 5000
+
+// plainRows writes the rows of the table without JavaScript: ID (the
+// row's anchor), kind, title, status, location, parents (links to their
+// rows), tests with their outcomes, first reason. End tags that HTML lets
+// a table row leave out are left out: they would be a tenth of the page.
+func plainRows(m *Matrix, lk linker) template.HTML {
+	var b strings.Builder
+	esc := template.HTMLEscapeString
+	href := func(file string, line int) string {
+		h := lk.rel(file, line)
+		if lk.template != "" {
+			h = safeHref(h)
+		}
+		return esc(h)
+	}
+	for i := range m.Rows {
+		r := &m.Rows[i]
+		id := esc(r.ID)
+		b.WriteString("\n<tr id=\"" + id + "\"><td>" + id + "<td>" + esc(r.Kind) + "<td>" + esc(r.Title) +
+			"<td><span class=\"b " + r.Status + "\">" + r.Status + "</span><td><a href=\"" + href(r.File, r.Line) + "\">" +
+			esc(r.File) + ":" + strconv.Itoa(r.Line) + "</a><td>")
+		for j, l := range r.Refines {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("<a href=\"#" + esc(l.ID) + "\">" + esc(l.ID) + "</a>")
+		}
+		b.WriteString("<td>")
+		for j, t := range r.Tests {
+			if j > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(esc(t.ID + stateSuffix(t.State) + ":"))
+			if len(t.Outcomes) == 0 {
+				b.WriteString(" no outcomes")
+			}
+			for k, o := range t.Outcomes {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(" " + o.Result)
+				switch o.Status {
+				case "excluded", "excused":
+					b.WriteString(" (" + o.Status + ")")
+				}
+			}
+		}
+		b.WriteString("<td>")
+		if len(r.Reasons) > 0 {
+			x := r.Reasons[0]
+			b.WriteString("<a href=\"" + href(x.File, x.Line) + "\">" + esc(x.File) + ":" + strconv.Itoa(x.Line) + "</a>: " +
+				esc(x.Message) + " [" + esc(x.Code) + "]")
+		}
+	}
+	return template.HTML(b.String())
 }
 
 // cssString quotes s as a CSS string.
@@ -444,8 +511,10 @@ func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string,
 		if v.Leaf {
 			leaf = 1
 		}
+		// Refined by (position 5) is left for the script to derive from
+		// the refines links: the same links, written once.
 		d.Rows[i] = []any{statusCodes[v.Status.String()], leaf, li.level[i], li.parent[i],
-			links(v.Refines), links(v.RefinedBy), tests, links(v.Implements), reasons(v.Reasons, true), reasons(v.Reasons, false)}
+			links(v.Refines), 0, tests, links(v.Implements), reasons(v.Reasons, true), reasons(v.Reasons, false)}
 	}
 	d.Type = types.String()
 	for _, x := range diags {
