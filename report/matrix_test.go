@@ -454,3 +454,62 @@ func TestRowLevels(t *testing.T) {
 		t.Errorf("a bare cycle: %+v", li)
 	}
 }
+
+// The page's data carries what a review reads in the evidence: an
+// outcome made from a results file has its case name as its title and
+// its failure message as its text; a waiver's justification is its text;
+// a requirement's text and extra options are there.
+func TestMatrixHTMLEvidenceText(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"seg.toml": "extra_options = [\"status\"]\n",
+		"docs/r.rst": ".. sreq:: Adds\n   :id: R-1\n   :status: approved\n\n   The sum of two numbers.\n\n   Overflow wraps.\n\n" +
+			".. test:: Add test\n   :id: TS-1\n   :verifies: R-1\n   :cases: example.com/m.TestAdd*\n\n" +
+			".. impl:: Adder\n   :id: IM-1\n   :implements: R-1\n\n" +
+			".. waiver:: Known overflow\n   :id: W-1\n   :excuses: fail.json#1\n\n   Fixed in release 2; the field never sees values that large.\n",
+		"fail.json": `{"Action":"run","Package":"example.com/m","Test":"TestAdd"}` + "\n" +
+			`{"Action":"output","Package":"example.com/m","Test":"TestAdd","Output":"    add_test.go:9: got 3, want 4\n"}` + "\n" +
+			`{"Action":"fail","Package":"example.com/m","Test":"TestAdd","Elapsed":0}` + "\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := check.Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := tr.Run(check.Options{At: matrixAt, Results: []string{filepath.Join(root, "fail.json")}, Witnesses: []string{"IM-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := BuildMatrix(c, MatrixOptions{})
+	d := pageData(c, m, linker{}, rowLevels(m), nil, nil)
+	byID := map[string]int{}
+	for i, id := range d.ID {
+		byID[id] = i
+	}
+	r := byID["R-1"]
+	if !strings.Contains(d.Body[r], "The sum of two numbers.\n\nOverflow wraps.") || !cmp.Equal(d.Attrs[r], []string{"status", "approved"}) {
+		t.Errorf("requirement: body %q, attrs %q", d.Body[r], d.Attrs[r])
+	}
+	var outcome string
+	for id := range byID {
+		if strings.HasSuffix(id, "fail.json#1") {
+			outcome = id
+		}
+	}
+	o := byID[outcome]
+	if outcome == "" || d.Title[o] != "example.com/m.TestAdd" || !strings.Contains(d.Body[o], "got 3, want 4") {
+		t.Errorf("results outcome %q: title %q, body %q", outcome, d.Title[o], d.Body[o])
+	}
+	if w, ok := byID["W-1"]; !ok || d.Body[w] != "Fixed in release 2; the field never sees values that large." {
+		t.Errorf("waiver justification: %q", d.Body[byID["W-1"]])
+	}
+	if tst := byID["TS-1"]; d.Body[tst] != "" || d.Title[tst] != "Add test" {
+		t.Errorf("test: title %q body %q", d.Title[tst], d.Body[tst])
+	}
+}
