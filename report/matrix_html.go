@@ -120,8 +120,8 @@ type htmlData struct {
 	Line  []int    `json:"l"`
 	Col   []int    `json:"c"`
 	Body  []string `json:"body"`
-	// Attrs holds [name, value, ...] per node, [] for none.
-	Attrs [][]string `json:"attrs"`
+	// Attrs holds [name, value, ...] by node, for the nodes that have any.
+	Attrs map[int][]string `json:"attrs"`
 	// Rows holds one array per requirement (matrix.js: "row layout").
 	Rows  [][]any `json:"rows"`
 	Diags [][]any `json:"diags"`
@@ -371,7 +371,7 @@ var statusCodes = map[string]int{"satisfied": 0, "failing": 1, "unproven": 2}
 // pageData builds the page's JSON.
 func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string, diags []jsonDiagnostic) htmlData {
 	d := htmlData{At: m.At, Columns: cols, All: slices.Clone(MatrixColumns), Files: []string{}, Hrefs: []string{}, Kinds: []string{}, Codes: []string{},
-		Rows: make([][]any, len(m.Rows)), Diags: [][]any{}}
+		Rows: make([][]any, len(m.Rows)), Diags: [][]any{}, Attrs: map[int][]string{}}
 	if len(d.Columns) == 0 {
 		d.Columns = defaultColumns
 	}
@@ -380,13 +380,10 @@ func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string,
 			d.All = append(d.All, col)
 		}
 	}
-	files := map[string]int{}
+	fileIndex := interner(&d.Files)
 	file := func(f string) int {
-		i, ok := files[f]
-		if !ok {
-			i = len(d.Files)
-			files[f] = i
-			d.Files = append(d.Files, f)
+		i := fileIndex(f)
+		if i == len(d.Hrefs) {
 			href := ""
 			switch {
 			case f == "":
@@ -399,26 +396,7 @@ func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string,
 		}
 		return i
 	}
-	kinds := map[string]int{}
-	kind := func(k string) int {
-		i, ok := kinds[k]
-		if !ok {
-			i = len(d.Kinds)
-			kinds[k] = i
-			d.Kinds = append(d.Kinds, k)
-		}
-		return i
-	}
-	codes := map[string]int{}
-	code := func(k string) int {
-		i, ok := codes[k]
-		if !ok {
-			i = len(d.Codes)
-			codes[k] = i
-			d.Codes = append(d.Codes, k)
-		}
-		return i
-	}
+	kind, code := interner(&d.Kinds), interner(&d.Codes)
 	bodies := parsedNodes(c)
 	wh := whereOf(c)
 	nodes := map[*graph.Node]int{}
@@ -449,11 +427,9 @@ func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string,
 			}
 		}
 		d.Body = append(d.Body, body)
-		attrs := []string{}
 		for _, a := range n.Attrs() {
-			attrs = append(attrs, a.Name, a.Value)
+			d.Attrs[i] = append(d.Attrs[i], a.Name, a.Value)
 		}
-		d.Attrs = append(d.Attrs, attrs)
 		return i
 	}
 	reqs := c.Requirements()
@@ -512,9 +488,15 @@ func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string,
 			leaf = 1
 		}
 		// Refined by (position 5) is left for the script to derive from
-		// the refines links: the same links, written once.
-		d.Rows[i] = []any{statusCodes[v.Status.String()], leaf, li.level[i], li.parent[i],
-			links(v.Refines), 0, tests, links(v.Implements), reasons(v.Reasons, true), reasons(v.Reasons, false)}
+		// the refines links: the same links, written once. The evidence
+		// is one JSON string, parsed by the script for the rows it needs:
+		// millions of small arrays parsed up front would be most of the
+		// load time of a large tree.
+		ev, err := json.Marshal([]any{tests, links(v.Implements), reasons(v.Reasons, true), reasons(v.Reasons, false)})
+		if err != nil {
+			panic(err) // ints and strings only
+		}
+		d.Rows[i] = []any{statusCodes[v.Status.String()], leaf, li.level[i], li.parent[i], links(v.Refines), 0, string(ev)}
 	}
 	d.Type = types.String()
 	for _, x := range diags {
@@ -525,6 +507,21 @@ func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string,
 		d.Diags = append(d.Diags, []any{code(x.Code), sev, x.Message, file(x.File), x.Line, x.Column})
 	}
 	return d
+}
+
+// interner numbers the strings it is given in the order met, appending
+// each new one to list.
+func interner(list *[]string) func(string) int {
+	index := map[string]int{}
+	return func(s string) int {
+		i, ok := index[s]
+		if !ok {
+			i = len(*list)
+			index[s] = i
+			*list = append(*list, s)
+		}
+		return i
+	}
 }
 
 // pattern is file's link with "{line}" and "{column}" left for the script

@@ -7,10 +7,12 @@
 //   node table, one entry per node, requirements first in row order:
 //     id[], title[], k[] (index into kinds), type (one letter a node:
 //     r t i o w n), f[] (index into files), l[], c[] (line, column),
-//     body[], attrs[] ([name, value, ...])
+//     body[], attrs ({node: [name, value, ...]} for the nodes that have any)
 //   rows[i] = [status, leaf, level, tree parent (row or -1),
 //              refines, refinedBy, tests, implements, reasons, notes]
-//     (refinedBy is written as 0 and derived here from the refines links)
+//     (refinedBy is written as 0 and derived here from the refines links;
+//     tests, implements, reasons and notes come as one JSON string in
+//     the place of tests, read when first needed: R)
 //     link    = [node, state, file, line, column]   (the link entry's place)
 //     test    = [node, state, file, line, column, outcomes]
 //     outcome = [node, result, standing, waiver node or -1, why code or -1,
@@ -43,6 +45,19 @@
   var ROW = 24; // px, as --row in the CSS
 
   function $(id) { return document.getElementById(id); }
+  // R is row i with its evidence (tests, implements, reasons, notes) read:
+  // the page keeps each row's evidence as a JSON string until it is
+  // needed, so loading parses a few strings instead of millions of small
+  // arrays.
+  function R(i) {
+    var r = D.rows[i];
+    if (typeof r[6] === "string") {
+      var x = JSON.parse(r[6]);
+      r[6] = x[0]; r[7] = x[1]; r[8] = x[2]; r[9] = x[3];
+    }
+    return r;
+  }
+  function attrsOf(i) { return D.attrs[i] || []; }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
@@ -66,7 +81,10 @@
     if (h) { a.href = h; }
     return a;
   }
-  function pos(fi, line, col) { return srcLink(D.files[fi] + ":" + line + (col ? ":" + col : ""), fi, line, col); }
+  function pos(fi, line, col) {
+    if (!D.files[fi]) { return el("span", "st", "(no file)"); }
+    return srcLink(D.files[fi] + ":" + line + (col ? ":" + col : ""), fi, line, col);
+  }
   // nodeLink: a requirement links to its row, any other node to its source.
   function nodeLink(n) {
     if (n < N) {
@@ -87,7 +105,7 @@
   }
   function waiversInForce(i) {
     var seen = {}, out = [];
-    D.rows[i][6].forEach(function (t) {
+    R(i)[6].forEach(function (t) {
       t[5].forEach(function (o) {
         o[6].forEach(function (w) {
           if (w[1] && !seen[w[0]]) { seen[w[0]] = 1; out.push(w); }
@@ -97,7 +115,7 @@
     return out;
   }
   function attr(i, name) {
-    var a = D.attrs[i];
+    var a = attrsOf(i);
     for (var j = 0; j < a.length; j += 2) { if (a[j] === name) { return a[j + 1]; } }
     return "";
   }
@@ -112,11 +130,11 @@
     refines: { head: "Refines", max: 180, text: function (i) { return linkIDs(D.rows[i][4]); }, render: function (td, i) { links(td, D.rows[i][4]); } },
     "refined-by": { head: "Refined by", max: 180, text: function (i) { return linkIDs(D.rows[i][5]); }, render: function (td, i) { links(td, D.rows[i][5]); } },
     tests: { head: "Tests", max: 300, text: function (i) {
-      return D.rows[i][6].map(function (t) {
+      return R(i)[6].map(function (t) {
         return D.id[t[0]] + (t[1] ? " (" + STATE[t[1]] + ")" : "") + ": " + (t[5].length ? t[5].map(function (o) { return RESULT[o[1]] + (o[5] ? "[" + o[5] + "]" : ""); }).join(", ") : "no outcomes");
       }).join("; ");
     }, render: function (td, i) {
-      D.rows[i][6].forEach(function (t, j) {
+      R(i)[6].forEach(function (t, j) {
         if (j) { td.appendChild(document.createTextNode("; ")); }
         add(td, nodeLink(t[0]), t[1] ? " (" + STATE[t[1]] + ")" : "", ":");
         if (!t[5].length) { add(td, el("span", "st", " no outcomes")); }
@@ -125,14 +143,14 @@
         });
       });
     } },
-    "implemented-by": { head: "Implemented by", max: 180, text: function (i) { return linkIDs(D.rows[i][7]); }, render: function (td, i) { links(td, D.rows[i][7]); } },
+    "implemented-by": { head: "Implemented by", max: 180, text: function (i) { return linkIDs(R(i)[7]); }, render: function (td, i) { links(td, R(i)[7]); } },
     waivers: { head: "Waivers in force", max: 160, text: function (i) {
       return waiversInForce(i).map(function (w) { return D.id[w[0]] + (w[2] ? " until " + w[2] : ""); }).join(", ");
     }, render: function (td, i) {
       waiversInForce(i).forEach(function (w, j) { add(td, j ? ", " : "", nodeLink(w[0]), w[2] ? el("span", "st", " until " + w[2]) : null); });
     } },
     reason: { head: "First reason", max: 380, text: function (i) {
-      var r = D.rows[i][8];
+      var r = R(i)[8];
       return r.length ? r[0][1] + " [" + D.codes[r[0][0]] + "]" + (r.length > 1 ? " (+" + (r.length - 1) + " more)" : "") : "";
     } },
     level: { head: "Level", max: 60, text: function (i) { return String(D.rows[i][2]); } }
@@ -230,9 +248,9 @@
     canvas.font = "600 13px " + bodyFont[0];
     var w = measure(col.head) + 26;
     canvas.font = bodyFont[1];
-    // A sample of at most 1,500 rows, evenly spread, finds the widths a
+    // A sample of at most 600 rows, evenly spread, finds the widths a
     // column needs well enough: longer text ends in an ellipsis.
-    var step = Math.max(1, Math.floor(N / 1500)), best = [];
+    var step = Math.max(1, Math.floor(N / 600)), best = [];
     for (var i = 0; i < N; i += step) {
       var t = col.text(i);
       if (best.length < 4 || t.length > best[best.length - 1].length) {
@@ -290,8 +308,8 @@
     if (hay) { return hay; }
     hay = new Array(N);
     for (var i = 0; i < N; i++) {
-      var r = D.rows[i], s = D.id[i] + "\n" + D.title[i] + "\n" + D.kinds[D.k[i]] + "\n" + STATUS[r[0]] + "\n" + D.files[D.f[i]] + ":" + D.l[i];
-      var a = D.attrs[i];
+      var r = R(i), s = D.id[i] + "\n" + D.title[i] + "\n" + D.kinds[D.k[i]] + "\n" + STATUS[r[0]] + "\n" + D.files[D.f[i]] + ":" + D.l[i];
+      var a = attrsOf(i);
       for (var j = 1; j < a.length; j += 2) { s += "\n" + a[j]; }
       for (var k = 0; k < r[8].length; k++) { s += "\n" + r[8][k][1]; }
       if (D.body[i]) { s += "\n" + D.body[i]; }
@@ -553,7 +571,7 @@
     return add(li, ul);
   }
   function evidenceRow(it) {
-    var i = it.i, r = D.rows[i];
+    var i = it.i, r = R(i);
     var tr = el("tr", "xr");
     tr.dataset.id = D.id[i];
     var td = el("td");
@@ -563,7 +581,7 @@
     box.setAttribute("aria-label", "evidence of " + D.id[i]);
     add(box, add(el("p"), el("b", null, D.id[i]), " ", badge(r[0]), " " + (r[1] ? "leaf" : "non-leaf") + " requirement (" + D.kinds[D.k[i]] + "), level " + r[2] + ", at ", pos(D.f[i], D.l[i], D.c[i]), ": " + D.title[i]));
     if (D.body[i]) { box.appendChild(text(D.body[i])); }
-    var a = D.attrs[i];
+    var a = attrsOf(i);
     if (a.length) {
       var dl = el("dl");
       for (var j = 0; j < a.length; j += 2) { add(dl, el("dt", null, a[j]), el("dd", null, a[j + 1])); }
