@@ -269,6 +269,27 @@
     widths[c] = col.max ? Math.min(Math.ceil(w), col.max) : 0;
     return widths[c];
   }
+  // fitWidths shrinks the widest columns (not the ID, kind, status or
+  // level), never below 110 px or their header, until the grid fits the
+  // window with room for the title; the ellipsis and the tooltip keep
+  // what no longer fits.
+  function fitWidths(cols) {
+    var ws = cols.map(columnWidth);
+    var room = Math.max(grid.clientWidth, 600) - 24 - (cols.indexOf("title") >= 0 ? 240 : 0);
+    for (var round = 0; round < 8; round++) {
+      var total = 0, spare = 0;
+      ws.forEach(function (w, j) { total += w; if (w > floor(cols[j])) { spare += w - floor(cols[j]); } });
+      if (total <= room || spare <= 0) { break; }
+      var cut = Math.min(1, (total - room) / spare);
+      ws = ws.map(function (w, j) { var f = floor(cols[j]); return w > f ? Math.floor(w - (w - f) * cut) : w; });
+    }
+    return ws;
+  }
+  function floor(c) {
+    if (c === "id" || c === "verdict" || c === "kind" || c === "level") { return columnWidth(c); } // never cut an ID
+    canvas.font = "600 13px " + bodyFont[0];
+    return Math.min(columnWidth(c), Math.max(110, Math.ceil(measure(COLS[c].head)) + 26));
+  }
   function buildHead() {
     colgroup.replaceChildren();
     var cx = el("col");
@@ -279,11 +300,11 @@
     thx.scope = "col";
     add(thx, el("span", "sr", "Evidence"));
     tr.appendChild(thx);
-    var total = 24;
-    st.cols.forEach(function (c) {
+    var total = 24, ws = fitWidths(st.cols);
+    st.cols.forEach(function (c, j) {
       var col = el("col");
-      var w = columnWidth(c);
-      if (w) { col.style.width = w + "px"; total += w; } else { col.style.minWidth = "16rem"; col.className = "flex"; }
+      var w = ws[j];
+      if (w) { col.style.width = w + "px"; total += w; } else { col.className = "flex"; }
       colgroup.appendChild(col);
       var th = el("th");
       th.scope = "col";
@@ -296,7 +317,7 @@
       th.appendChild(b);
       tr.appendChild(th);
     });
-    if (st.cols.indexOf("title") >= 0) { total += 260; }
+    if (st.cols.indexOf("title") >= 0) { total += 240; }
     table.style.width = "max(100%, " + total + "px)";
     thead.replaceChildren(tr);
     table.setAttribute("aria-colcount", String(st.cols.length + 1));
@@ -757,7 +778,11 @@
   window.addEventListener("scroll", function () {
     if (!ticking) { ticking = true; requestAnimationFrame(function () { ticking = false; render(false); }); }
   }, { passive: true });
-  window.addEventListener("resize", function () { render(true); });
+  var lastWidth = grid.clientWidth;
+  window.addEventListener("resize", function () {
+    if (grid.clientWidth !== lastWidth) { lastWidth = grid.clientWidth; buildHead(); }
+    render(true);
+  });
   // Printing lays out every row shown (and the open evidence), not only
   // those on screen.
   window.addEventListener("beforeprint", function () { printing = true; render(true); renderDiags(true); });
