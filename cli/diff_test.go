@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -169,6 +168,9 @@ func TestDiffGitWorkTreeUntouched(t *testing.T) {
 	os.WriteFile(ev, []byte(fixed), 0o644)
 	os.WriteFile(filepath.Join(root, "docs", "untracked.rst"), []byte(".. sreq:: Untracked\n   :id: SREQ-U\n"), 0o644)
 	gitRun(t, repo, "add", "docs/..", "trace/docs/untracked.rst")
+	// seg's temporary tree goes under a folder of the test's own.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	status := gitRun(t, repo, "status", "--porcelain=v2", "--branch")
 	stash := gitRun(t, repo, "stash", "list")
 	before := hashTree(t, repo)
@@ -192,12 +194,8 @@ func TestDiffGitWorkTreeUntouched(t *testing.T) {
 		t.Errorf("stash changed: %s", s)
 	}
 	// No temporary tree is left behind.
-	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), "seg-diff-*")); len(m) > 0 {
-		for _, p := range m {
-			if info, err := os.Stat(p); err == nil && info.ModTime().After(time.Now().Add(-time.Minute)) {
-				t.Errorf("left behind: %s", p)
-			}
-		}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left behind in the temporary folder: %v", left)
 	}
 }
 
