@@ -41,6 +41,7 @@ usage:
   seg explain ID [ROOT]         why a requirement (or what a node bears on) is or is not satisfied
   seg matrix  [ROOT]            the traceability matrix, for review
   seg graph   [ROOT]            the whole graph: nodes, edges, positions, verdicts
+  seg diff    --base REV [ROOT] what a change did to the trace (or: seg diff BASE.json HEAD.json)
   seg import  [ROOT]            write outcomes read from test results as .. outcome:: directives
   seg review  [ROOT]            the links whose target changed since they were pinned; --accept pins them
   seg init    [ROOT]            write a commented seg.toml; print the pre-commit and CI snippets
@@ -81,6 +82,8 @@ func execute(args []string, stdout, stderr io.Writer) (int, check.Stats) {
 		run = runImport
 	case "review":
 		run = runReview
+	case "diff":
+		run = runDiff
 	case "init":
 		run = func(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 			code, err := runInit(args, stdout, stderr)

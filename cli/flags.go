@@ -37,6 +37,11 @@ type options struct {
 	prune         bool
 	dryRun        bool
 	diff          bool
+	columns       string
+	title         string
+	base, head    string // seg diff: revisions
+	baseGraph     string // seg diff: seg-graph/1 documents joined to the files
+	headGraph     string
 
 	args []string // positional arguments, in order
 }
@@ -82,6 +87,10 @@ var commands = map[string]command{
 		"Writes the outcomes read from --results files as .. outcome:: directives, to --output\n" +
 			"(standard output without it): a permanent record of a test run.",
 		"rst", func() []string { return []string{"rst"} }},
+	"diff": {"(--base REV [--head REV] [ROOT] | BASE.json HEAD.json)",
+		"Compares two evaluations: the tree at a git revision and the work tree (or a second revision),\n" +
+			"or two seg check --format json files. Exit 1 when a requirement got worse (docs/diff.md).",
+		"text", func() []string { return formatNames(diffFormats) }},
 	"review": {"[ROOT]",
 		"Lists the links that need a review: pinned in seg.lock to a revision their target no longer\n" +
 			"has (stale), pins of links that are gone (orphan), and under strict review links without a\n" +
@@ -187,6 +196,13 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 	case "matrix":
 		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
 		fs.StringVar(&o.linkTemplate, "link-template", "", "link `TEMPLATE` with {file} and {line}, e.g. https://host/repo/blob/main/{file}#L{line}")
+		fs.StringVar(&o.title, "title", "", "the `NAME` of the tree in the HTML page's heading and printed page headers (default: [matrix] title in seg.toml, else the root folder's name)")
+		fs.StringVar(&o.columns, "columns", "", "the HTML page's `LIST` of columns, in order (default: [matrix] columns in seg.toml, else all)")
+	case "diff":
+		fs.StringVar(&o.base, "base", "", "evaluate the tree at git revision `REV` as the base (e.g. origin/main)")
+		fs.StringVar(&o.head, "head", "", "evaluate the tree at git revision `REV` as the head (default: the work tree)")
+		fs.StringVar(&o.baseGraph, "base-graph", "", "with two files: the base's seg graph --format json `FILE`, to compare links and node text")
+		fs.StringVar(&o.headGraph, "head-graph", "", "with two files: the head's seg graph --format json `FILE`")
 	}
 	return o, fs
 }

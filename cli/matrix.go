@@ -6,9 +6,11 @@ import (
 	"math"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
 )
 
@@ -49,7 +51,18 @@ func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 	if err != nil {
 		return 0, stats, err
 	}
-	opt := report.MatrixOptions{LinkTemplate: o.linkTemplate, LinkBase: linkBase(root, o.output)}
+	cols, err := matrixColumns(c, o.columns)
+	if err != nil {
+		return 0, stats, err
+	}
+	title := o.title
+	if title == "" {
+		title = c.Config.Matrix.Title
+	}
+	if title == "" {
+		title = treeName(root)
+	}
+	opt := report.MatrixOptions{LinkTemplate: o.linkTemplate, LinkBase: linkBase(root, o.output), Columns: cols, Title: title}
 	m := report.BuildMatrix(c, opt)
 	code := exitOK
 	if cov := m.Coverage.Satisfied; cov.Below(o.minCoverage) {
@@ -62,6 +75,44 @@ func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 			*cov.Percent, cov.Count, cov.Total, o.minCoverage)
 	}
 	return code, stats, err
+}
+
+// matrixColumns are the HTML page's columns: --columns, else the
+// config's [matrix] columns, else the default (nil). A name that is
+// neither a column nor an option the config allows is exit 2.
+func matrixColumns(c *check.Check, flag string) ([]string, error) {
+	allowed := func(name string) bool {
+		pc := c.Config.Parser
+		if pc.ExtraOptions[name] {
+			return true
+		}
+		if nd := pc.Needs; nd != nil {
+			return slices.Contains(parser.NeedOptions, name) || slices.Contains(nd.Extra, name)
+		}
+		return false
+	}
+	if flag != "" {
+		cols := splitList(flag)
+		if err := report.CheckColumns(cols, allowed); err != nil {
+			return nil, usagef("seg matrix: --columns: %v", err)
+		}
+		return cols, nil
+	}
+	cols := c.Config.Matrix.Columns
+	if err := report.CheckColumns(cols, allowed); err != nil {
+		return nil, fmt.Errorf("seg: bad config: %s:%d: [matrix] columns: %v", c.Config.File, c.Config.Matrix.ColumnsLine, err)
+	}
+	return cols, nil
+}
+
+// treeName names the tree in the page's heading and printed headers: the
+// root folder's name.
+func treeName(root string) string {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return ""
+	}
+	return filepath.Base(abs)
 }
 
 // linkBase is the prefix of the HTML page's relative links: the path from

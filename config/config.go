@@ -56,8 +56,21 @@ type Config struct {
 	// its expiry a waiver gets expiring-waiver (30 unless set; 0: never).
 	WaiverWarnDays int
 
+	// Matrix is seg.toml's [matrix] table: the HTML page's columns and
+	// the name of the tree in its heading (docs/matrix.md).
+	Matrix MatrixConfig
+
 	needs      *needsSection     // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
+}
+
+// MatrixConfig is the [matrix] table.
+type MatrixConfig struct {
+	Columns []string
+	Title   string
+	// ColumnsLine is the line of the columns key, for an error about a
+	// name (checked by the command, which knows the column names).
+	ColumnsLine int
 }
 
 // Error is a problem with the config file, with the line it is on (0 when
@@ -86,7 +99,11 @@ type fileFormat struct {
 		Witnesses []string `toml:"witnesses"`
 		Config    string   `toml:"config"`
 	} `toml:"results"`
-	Needs *needsSection `toml:"needs"`
+	Needs  *needsSection `toml:"needs"`
+	Matrix *struct {
+		Columns []string `toml:"columns"`
+		Title   string   `toml:"title"`
+	} `toml:"matrix"`
 	Check *struct {
 		// FailOn is a list of words, or one string of words separated by
 		// commas, as --fail-on takes them.
@@ -229,6 +246,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		}
 		pc.Directives[strings.ToLower(d)] = k
 		c.directives[strings.ToLower(d)] = f.Directives[d]
+	}
+	if f.Matrix != nil {
+		c.Matrix = MatrixConfig{Columns: f.Matrix.Columns, Title: f.Matrix.Title, ColumnsLine: lineOfKey(data, "columns")}
 	}
 	for _, r := range f.Results {
 		if r.Path == "" {

@@ -37,6 +37,12 @@ type MatrixOptions struct {
 	// template ("../docs/" style, with a trailing slash, or empty for
 	// links relative to the root).
 	LinkBase string
+	// Columns are the HTML page's columns, in order (CheckColumns);
+	// empty means the default.
+	Columns []string
+	// Title names the tree in the HTML page's heading and printed page
+	// headers ("" for none).
+	Title string
 }
 
 // Matrix is the whole matrix (schema seg-matrix/1).
@@ -141,8 +147,6 @@ type MatrixRow struct {
 	// Reasons are the blocking reasons, in the order seg check lists
 	// them; the tables show the first.
 	Reasons []MatrixReason `json:"reasons"`
-
-	explanation Explanation
 }
 
 // MatrixLink is a node at the other end of an edge. File and Line are the
@@ -284,7 +288,7 @@ func BuildMatrix(c *check.Check, opt MatrixOptions) *Matrix {
 			ID: node.ID(), Kind: node.Directive(), Title: node.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
 			URL: lk.url(p.Filename, p.Line, p.Column), Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(),
 			Refines: links(v.Refines), RefinedBy: links(v.RefinedBy), Implementations: links(v.Implements),
-			Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{}, explanation: Explain(c, node),
+			Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{},
 		}
 		for _, reason := range v.Blocking() {
 			rp := wh.at(reason.Pos)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -345,14 +346,14 @@ func TestMatrixHTMLSelfContained(t *testing.T) {
 			t.Errorf("page matches %s", re)
 		}
 	}
-	for _, want := range []string{"--ok: " + colorSatisfied, "--bad: " + colorUnsatisfied, `<span class="b bad">unsatisfied</span>`, `<script type="application/json" id="explanations">`, `data-v="unsatisfied"`} {
+	for _, want := range []string{"--ok: " + colorSatisfied, "--bad: " + colorUnsatisfied, `<span class="b unproven">unproven</span>`, `<span class="b failing">failing</span>`, `<script type="application/json" id="_data">`, `<tr id="SEG-SREQ-006"><td>SEG-SREQ-006<td>sreq<td>Leaf satisfaction rule<td>`} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
 	// Relative links by default, prefixed by the base.
 	html = render(t, c, "html", MatrixOptions{LinkBase: "../examples/broken/"})
-	if !bytes.Contains(html, []byte(`<a href="../examples/broken/docs/requirements.rst#L4">SEG-SREQ-006</a>`)) {
+	if !bytes.Contains(html, []byte(`<a href="../examples/broken/docs/requirements.rst#L4">docs/requirements.rst:4</a>`)) {
 		t.Error("no relative link under the base")
 	}
 }
@@ -401,5 +402,114 @@ func TestRatio(t *testing.T) {
 		if r.Below(c.below) != c.isBelow {
 			t.Errorf("%d/%d below %v: %v", c.count, c.total, c.below, !c.isBelow)
 		}
+	}
+}
+
+// Columns are the page's own or options the config allows, each once.
+func TestCheckColumns(t *testing.T) {
+	opt := func(n string) bool { return n == "status" || n == "tags" }
+	for cols, want := range map[string]string{
+		"":                     "",
+		"id,title,verdict":     "",
+		"id,tags,status,level": "",
+		"id,id":                "listed twice",
+		"id,owner":             `unknown column "owner"`,
+		"id,,title":            "empty column",
+	} {
+		var list []string
+		if cols != "" {
+			list = strings.Split(cols, ",")
+		}
+		err := CheckColumns(list, opt)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%q: %v, want %q", cols, err, want)
+		}
+	}
+}
+
+// Levels and the tree: a requirement that refines nothing is level 1, its
+// children level 2; one with two parents sits under the first reached; a
+// cycle with nothing above it starts at its smallest ID.
+func TestRowLevels(t *testing.T) {
+	c := matrixCheckDir(t, filepath.Join("..", "examples", "broken"))
+	m := BuildMatrix(c, MatrixOptions{})
+	li := rowLevels(m)
+	got := map[string]string{}
+	for i, r := range m.Rows {
+		p := "-"
+		if li.parent[i] >= 0 {
+			p = m.Rows[li.parent[i]].ID
+		}
+		got[r.ID] = fmt.Sprintf("%d %s", li.level[i], p)
+	}
+	want := map[string]string{"SEG-SYS-001": "1 -", "SEG-REQ-A": "2 SEG-SYS-001", "SEG-REQ-B": "3 SEG-REQ-A",
+		"SEG-SREQ-006": "1 -", "SEG-SREQ-007": "1 -", "SEG-SREQ-008": "1 -"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("levels (-want +got):\n%s", d)
+	}
+	cyc := matrixCheckFiles(t, map[string]string{"a.rst": ".. req:: B\n   :id: B\n   :refines: A\n\n.. req:: A\n   :id: A\n   :refines: B\n"})
+	m = BuildMatrix(cyc, MatrixOptions{})
+	li = rowLevels(m)
+	if li.level[0] != 1 || li.parent[0] != -1 || li.level[1] != 2 || li.parent[1] != 0 {
+		t.Errorf("a bare cycle: %+v", li)
+	}
+}
+
+// The page's data carries what a review reads in the evidence: an
+// outcome made from a results file has its case name as its title and
+// its failure message as its text; a waiver's justification is its text;
+// a requirement's text and extra options are there.
+func TestMatrixHTMLEvidenceText(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"seg.toml": "extra_options = [\"status\"]\n",
+		"docs/r.rst": ".. sreq:: Adds\n   :id: R-1\n   :status: approved\n\n   The sum of two numbers.\n\n   Overflow wraps.\n\n" +
+			".. test:: Add test\n   :id: TS-1\n   :verifies: R-1\n   :cases: example.com/m.TestAdd*\n\n" +
+			".. impl:: Adder\n   :id: IM-1\n   :implements: R-1\n\n" +
+			".. waiver:: Known overflow\n   :id: W-1\n   :excuses: fail.json#1\n\n   Fixed in release 2; the field never sees values that large.\n",
+		"fail.json": `{"Action":"run","Package":"example.com/m","Test":"TestAdd"}` + "\n" +
+			`{"Action":"output","Package":"example.com/m","Test":"TestAdd","Output":"    add_test.go:9: got 3, want 4\n"}` + "\n" +
+			`{"Action":"fail","Package":"example.com/m","Test":"TestAdd","Elapsed":0}` + "\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := check.Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := tr.Run(check.Options{At: matrixAt, Results: []string{filepath.Join(root, "fail.json")}, Witnesses: []string{"IM-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := BuildMatrix(c, MatrixOptions{})
+	d := pageData(c, m, linker{}, rowLevels(m), nil, nil)
+	byID := map[string]int{}
+	for i, id := range d.ID {
+		byID[id] = i
+	}
+	r := byID["R-1"]
+	if !strings.Contains(d.Body[r], "The sum of two numbers.\n\nOverflow wraps.") || !cmp.Equal(d.Attrs[r], []string{"status", "approved"}) {
+		t.Errorf("requirement: body %q, attrs %q", d.Body[r], d.Attrs[r])
+	}
+	var outcome string
+	for id := range byID {
+		if strings.HasSuffix(id, "fail.json#1") {
+			outcome = id
+		}
+	}
+	o := byID[outcome]
+	if outcome == "" || d.Title[o] != "example.com/m.TestAdd" || !strings.Contains(d.Body[o], "got 3, want 4") {
+		t.Errorf("results outcome %q: title %q, body %q", outcome, d.Title[o], d.Body[o])
+	}
+	if w, ok := byID["W-1"]; !ok || d.Body[w] != "Fixed in release 2; the field never sees values that large." {
+		t.Errorf("waiver justification: %q", d.Body[byID["W-1"]])
+	}
+	if tst := byID["TS-1"]; d.Body[tst] != "" || d.Title[tst] != "Add test" {
+		t.Errorf("test: title %q body %q", d.Title[tst], d.Body[tst])
 	}
 }
