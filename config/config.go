@@ -3,7 +3,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/seg-trace/seg/internal/cfgfile"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -33,30 +34,19 @@ type Config struct {
 	Results []ResultsRule
 	// Raw is the file's bytes, so a cache key can include them.
 	Raw []byte
-	// NeedsFile is the sphinx-needs project file read (ubproject.toml),
-	// "" when none; NeedsRaw is its bytes. Parser.Needs is what was read
-	// of it (config/ubproject.go).
+	// NeedsFile is the sphinx-needs project file read (ubproject.toml or
+	// conf.py), "" when none; NeedsRaw is its bytes. Parser.Needs is what
+	// was read of it (package needs).
 	NeedsFile string
 	NeedsRaw  []byte
 
-	needs      *needsSection     // seg.toml's [needs] table
+	needs      *needs.Settings   // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
 }
 
 // Error is a problem with the config file, with the line it is on (0 when
 // unknown). It always means exit code 2.
-type Error struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+type Error = cfgfile.Error
 
 type fileFormat struct {
 	IDPattern         *string           `toml:"id_pattern"`
@@ -69,7 +59,7 @@ type fileFormat struct {
 		Witnesses []string `toml:"witnesses"`
 		Config    string   `toml:"config"`
 	} `toml:"results"`
-	Needs *needsSection `toml:"needs"`
+	Needs *needs.Settings `toml:"needs"`
 }
 
 // Load reads the config: explicit when it is not "", else seg.toml at the
@@ -78,7 +68,7 @@ func Load(root, explicit string) (*Config, error) {
 	path := explicit
 	if path == "" {
 		path = filepath.Join(root, FileName)
-		if !present(path) {
+		if !cfgfile.Present(path) {
 			c := &Config{Parser: parser.DefaultConfig()}
 			if err := loadNeeds(root, c); err != nil {
 				return nil, err
@@ -86,7 +76,7 @@ func Load(root, explicit string) (*Config, error) {
 			return c, nil
 		}
 	}
-	data, err := readFile(path)
+	data, err := cfgfile.Read(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read config: %v", err)}
 	}
@@ -105,15 +95,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	var f fileFormat
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{File: name, Line: pe.Position.Line, Msg: pe.Message}
-		}
-		return nil, &Error{File: name, Line: lineOfError(data, err), Msg: err.Error()}
+		return nil, cfgfile.DecodeError(name, data, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0]
-		return nil, &Error{File: name, Line: lineOfKey(data, key[len(key)-1]),
+		return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, key[len(key)-1]),
 			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs])", key.String())}
 	}
 	pc := parser.DefaultConfig()
@@ -121,13 +107,13 @@ func Parse(name string, data []byte) (*Config, error) {
 	if f.IDPattern != nil {
 		re, err := regexp.Compile(*f.IDPattern)
 		if err != nil {
-			return nil, &Error{File: name, Line: lineOfKey(data, "id_pattern"), Msg: fmt.Sprintf("id_pattern is not a valid regular expression: %v", err)}
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "id_pattern"), Msg: fmt.Sprintf("id_pattern is not a valid regular expression: %v", err)}
 		}
 		pc.IDPattern = re
 	}
 	for _, g := range f.Exclude {
 		if _, err := filepath.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil {
-			return nil, &Error{File: name, Line: lineOfKey(data, "exclude"), Msg: fmt.Sprintf("exclude glob %q is malformed", g)}
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "exclude"), Msg: fmt.Sprintf("exclude glob %q is malformed", g)}
 		}
 	}
 	pc.Exclude = f.Exclude
@@ -145,11 +131,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	for _, d := range names {
 		k, ok := parser.KindByName(f.Directives[d])
 		if !ok {
-			return nil, &Error{File: name, Line: lineOfKey(data, d),
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, d),
 				Msg: fmt.Sprintf("directive %q maps to unknown kind %q (want requirement, test, implementation, outcome or waiver)", d, f.Directives[d])}
 		}
 		if k == parser.Need {
-			return nil, &Error{File: name, Line: lineOfKey(data, d),
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, d),
 				Msg: fmt.Sprintf("directive %q maps to kind \"need\": need types come from the sphinx-needs project (see [needs])", d)}
 		}
 		pc.Directives[strings.ToLower(d)] = k
@@ -157,34 +143,28 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	for _, r := range f.Results {
 		if r.Path == "" {
-			return nil, &Error{File: name, Line: lineOfKey(data, "[[results]]"), Msg: "a [[results]] table needs a path"}
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "[[results]]"), Msg: "a [[results]] table needs a path"}
 		}
 		c.Results = append(c.Results, ResultsRule{Path: r.Path, Witnesses: r.Witnesses, Config: r.Config})
 	}
 	return c, nil
 }
 
-// lineOfKey finds the first line that assigns key (or is the table header
-// key), so a semantic error can point at a line. TOML libraries give
-// positions only for syntax errors.
-func lineOfKey(data []byte, key string) int {
-	for i, line := range strings.Split(string(data), "\n") {
-		t := strings.TrimSpace(line)
-		if t == key || strings.HasPrefix(t, key+" ") || strings.HasPrefix(t, key+"=") ||
-			strings.HasPrefix(t, `"`+key+`"`) {
-			return i + 1
+// loadNeeds sets c.Parser.Needs when the tree is a sphinx-needs project
+// (needs.Load says where the project comes from). A need type may not also
+// be one of seg.toml's own [directives].
+func loadNeeds(root string, c *Config) error {
+	p, err := needs.Load(root, c.needs, c.File, c.Raw)
+	if err != nil || p == nil {
+		return err
+	}
+	for _, t := range p.Types {
+		if _, own := c.directives[t.Directive]; own {
+			return &Error{File: c.File, Line: cfgfile.LineInSection(c.Raw, "directives", t.Directive),
+				Msg: fmt.Sprintf("directive %q is a need type of the sphinx-needs project; map it in [needs.types] instead", t.Directive)}
 		}
 	}
-	return 0
-}
-
-var lineRx = regexp.MustCompile(`line (\d+)`)
-
-func lineOfError(data []byte, err error) int {
-	if m := lineRx.FindStringSubmatch(err.Error()); m != nil {
-		var n int
-		fmt.Sscan(m[1], &n)
-		return n
-	}
-	return 0
+	c.NeedsFile, c.NeedsRaw = p.File, p.Raw
+	c.Parser.UseNeeds(p)
+	return nil
 }

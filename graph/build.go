@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -32,7 +33,7 @@ func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg 
 	for i := range extra {
 		src = append(src, &extra[i])
 	}
-	var needs *parser.Needs
+	var needs *needs.Project
 	var parents map[*parser.Node]string
 	if cfg != nil && cfg.Needs != nil {
 		needs = cfg.Needs
@@ -48,7 +49,7 @@ func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg 
 	return build(fset, src, needs, parents)
 }
 
-func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]string) (*Graph, diag.List) {
+func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string) (*Graph, diag.List) {
 	b := &builder{needs: needs, files: fset}
 	// A node without an ID was already reported by the parser; nothing can
 	// link to it, so it stays out of the graph.
@@ -235,7 +236,7 @@ type builder struct {
 	files   *source.FileSet
 	diags   diag.List
 	suggest *suggester
-	needs   *parser.Needs
+	needs   *needs.Project
 	extras  []edgeExtra // see extra
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -270,8 +271,8 @@ type Graph struct {
 	order  []int32 // requirements, refining children before their parents
 	cyclic []bool  // by node index: on a refinement cycle
 
-	open  []OpenLink    // link entries that made no edge, in (from, position) order
-	needs *parser.Needs // the sphinx-needs project, nil when none
+	open  []OpenLink     // link entries that made no edge, in (from, position) order
+	needs *needs.Project // the sphinx-needs project, nil when none
 	files *source.FileSet
 }
 
@@ -347,7 +348,7 @@ func (g *Graph) OpenFrom(o *OpenLink) *Node { return &g.nodes[o.from] }
 
 // Needs is the sphinx-needs project the graph was built with, nil when
 // none. It is shared, not copied: callers must not change it.
-func (g *Graph) Needs() *parser.Needs { return g.needs }
+func (g *Graph) Needs() *needs.Project { return g.needs }
 
 // Len is the number of nodes.
 func (g *Graph) Len() int { return len(g.nodes) }

@@ -17,7 +17,6 @@ var (
 	CodeInvalidDate        = diag.NewError("invalid-date", "an :expires: that is not a YYYY-MM-DD date")
 	CodeInvalidEncoding    = diag.NewError("invalid-encoding", "a file that is not valid UTF-8")
 	CodeLineTooLong        = diag.NewError("line-too-long", "a file with a line over 10,000 characters, which docutils refuses to read")
-	CodeMalformedLink      = diag.NewError("malformed-link", "a sphinx-needs link entry with an unclosed bracket or text after its condition")
 	CodeUnreadable         = diag.NewError("unreadable-file", "a file of the tree that cannot be read")
 	CodeFileTooLarge       = diag.NewError("file-too-large", "a file larger than seg reads (docs/limits.md)")
 	// CodeInternal marks a bug in seg (a participle error or a panic): the

@@ -15,7 +15,7 @@ const (
 	Outcome
 	Waiver
 	// Need is a sphinx-needs need whose type seg.toml maps onto none of
-	// the kinds above (parser/needs.go): it is read, resolved and shown,
+	// the kinds above (package needs): it is read, resolved and shown,
 	// and no rule applies to it.
 	Need
 )
@@ -80,7 +80,7 @@ type Link struct {
 	// Span covers the ID (and its state, when written).
 	Span source.Span
 	// Part and Condition are set on the entries of a sphinx-needs link
-	// option only (parser/needs.go): "ID.part[condition]" has ID "ID",
+	// option only (needs.SplitLinks): "ID.part[condition]" has ID "ID",
 	// Part "part" and Condition "condition". Neither is evaluated.
 	Part      string `json:",omitempty"`
 	Condition string `json:",omitempty"`

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/source"
 
 	"github.com/alecthomas/participle/v2"
@@ -171,7 +172,7 @@ type builder struct {
 	infos  []optInfo         // scratch
 	opts   []Option          // every option of the file, one allocation
 	lchunk []Link            // see linkBuf
-	need   *NeedType         // the node being built is a need of this type (needs.go)
+	need   *needs.NeedType   // the node being built is a need of this type (needs.go)
 	// broken is set when an error is found in the node being built.
 	broken bool
 }
@@ -457,7 +458,7 @@ var results = []string{"passed", "failed", "skipped", "error"}
 func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 	allowed := OptionsOf(nd.Kind)
 	if b.need != nil {
-		allowed = b.cfg.Needs.options
+		allowed = b.cfg.Needs.Options()
 	}
 	first := func(name string) (int, bool) {
 		for i := range nd.Options {

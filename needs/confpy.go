@@ -1,4 +1,4 @@
-package config
+package needs
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/seg-trace/seg/internal/cfgfile"
 )
 
 // confPyPlaces are where a Sphinx project's conf.py is looked for when the
@@ -23,7 +25,7 @@ var needsExtensions = []string{"sphinx_needs", "sphinxcontrib.needs"}
 func findConfPy(root string) (string, *confPyNeeds, error) {
 	for _, p := range confPyPlaces {
 		full := filepath.Join(root, filepath.FromSlash(p))
-		if !present(full) {
+		if !cfgfile.Present(full) {
 			continue
 		}
 		if st, err := os.Stat(full); err == nil && st.IsDir() {
@@ -52,9 +54,9 @@ type confPyNeeds struct {
 // or returns nil when it does not load sphinx-needs. A setting seg needs
 // and cannot know without running Python is an error naming its line.
 func readConfPyNeeds(path string) (*confPyNeeds, error) {
-	data, err := readFile(path)
+	data, err := cfgfile.Read(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
+		return nil, &cfgfile.Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}
 	vars := readConfPy(string(data))
 	if !loadsNeeds(vars, string(data)) {
@@ -62,7 +64,7 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 	}
 	cp := &confPyNeeds{dir: filepath.Dir(path), data: data}
 	fail := func(line int, format string, args ...any) error {
-		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
+		return &cfgfile.Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	// get returns a setting's value, nil when it is not set.
 	get := func(name string) (any, int, error) {
