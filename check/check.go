@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/seg-trace/seg/cache"
@@ -16,6 +17,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/needs/postprocess"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/results"
 	"github.com/seg-trace/seg/source"
@@ -59,6 +61,9 @@ type Options struct {
 	ResultsConfig string
 	// Cache, when not nil, is the parse cache the files are read through.
 	Cache *cache.Cache
+	// AllowEmpty: a tree without any requirement is no error
+	// (--allow-empty; seg.toml's allow_empty does the same).
+	AllowEmpty bool
 }
 
 // Stats is what the parse cache did in one run.
@@ -80,9 +85,14 @@ type Check struct {
 	Outcomes []parser.Node
 	// Unmatched lists the results cases no test specification claims.
 	Unmatched []results.Case
+	// Suppressed are the diagnostics the project's suppress_warnings
+	// silences: not counted, not shown but in JSON.
+	Suppressed []Suppressed
 
-	// only, when set, narrows the requirements shown (Narrow).
+	// only, when set, narrows the requirements shown (Narrow, Filter).
 	only func(Requirement) bool
+	// shown, when set, are the nodes a filtered check draws (Filter).
+	shown map[*graph.Node]bool
 }
 
 // Run reads, builds and evaluates the tree. Its error means seg cannot do
@@ -120,22 +130,36 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 	for _, f := range parsed {
 		diags = append(diags, f.Diagnostics...)
 	}
+	// A sphinx-needs tree as sphinx-needs holds it once it has read every
+	// document (:delete:, needimport, external needs, parent_needs,
+	// needextend, dynamic functions).
+	pp := postprocess.Run(postprocess.Input{Root: t.Root, Files: fset, Parsed: parsed,
+		Project: t.Config.Parser.Needs, Config: t.Config.Parser})
+	parsed = pp.Parsed
+	diags = append(diags, pp.Diagnostics...)
 	rs, err := t.loadResults(o, fset, parsed)
 	if err != nil {
 		return nil, err
 	}
 	diags = append(diags, rs.diags...)
-	g, gdiags := graph.Build(fset, parsed, rs.outcomes, t.Config.Parser)
+	extra := rs.outcomes
+	if len(pp.External) > 0 {
+		extra = append(slices.Clip(extra), pp.External...)
+	}
+	g, gdiags := graph.Build(fset, parsed, extra, t.Config.Parser)
 	diags = append(diags, gdiags...)
 	at := evaluate.Day(o.At)
 	res := evaluate.Evaluate(g, at)
 	diags = append(diags, res.Diagnostics...)
+	diags = t.unmapped(fset, diags, g, o)
 	diags.Sort(fset)
-	return &Check{
+	c := &Check{
 		Root: t.Root, At: at, Config: t.Config, Files: fset, Parsed: parsed,
 		Graph: g, Result: res, Diagnostics: diags,
 		Outcomes: rs.outcomes, Unmatched: rs.unmatched,
-	}, nil
+	}
+	c.suppress(t.Config.Parser.Needs)
+	return c, nil
 }
 
 // Counts are the figures of a summary line.

@@ -54,13 +54,18 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 		if len(only) > 0 && o.blame != "all" {
 			c = c.Narrow(blamed(root, only))
 		}
+		c, err := filtered(c, o, stderr)
+		if err != nil {
+			return 0, err
+		}
 		return exitFor(c), write(w, c, colored)
 	}
 	// A tree unchanged since a run with the same flags gets that run's
 	// report (docs/performance.md, "The result cache"). The key holds what
 	// the report depends on; not --output, which only says where it goes.
 	parts := []string{"check", o.format, fmt.Sprint(colored), o.blame,
-		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00")}
+		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00"),
+		"filter", o.filter, "allow-empty", fmt.Sprint(o.allowEmpty), "needs-files", strings.Join(o.needsFiles, "\x00")}
 	code, stats, err := t.RunReport(opts, parts, w, render)
 	if err != nil {
 		return 0, stats, fmt.Errorf("seg: %v", err)
@@ -207,7 +212,7 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, check.Stats, erro
 	if o.format != "text" && o.format != "json" {
 		return 0, check.Stats{}, usagef("seg explain: unknown --format %q (want one of: json, text)", o.format)
 	}
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, stderr)
 	if err != nil {
 		return 0, stats, err
 	}
@@ -251,7 +256,7 @@ func runGraph(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 		return 0, check.Stats{}, usagef("seg graph: too many arguments (usage: seg graph [ROOT])")
 	}
 	root, _ := rootArg(o.args)
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, stderr)
 	if err != nil {
 		return 0, stats, err
 	}

@@ -24,6 +24,9 @@ type options struct {
 	blame         string
 	minCoverage   float64
 	linkTemplate  string
+	filter        string
+	allowEmpty    bool
+	needsFiles    stringList
 
 	args []string // positional arguments, in order
 }
@@ -55,6 +58,11 @@ func parseFlags(cmd string, args []string, defFormat string, stderr io.Writer) (
 	fs.StringVar(&o.witness, "witness", "", "implementation `ID[,ID...]` the --results outcomes witness")
 	fs.StringVar(&o.resultsConfig, "results-config", "", "configuration `NAME` of the --results outcomes")
 	fs.BoolVar(&o.noCache, "no-cache", false, "do not read or write the parse cache")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "a tree without any requirement is no error (no-requirements)")
+	fs.Var(&o.needsFiles, "needs-file", "`URL=FILE`: the local copy of a needs.json the project names by URL (external needs, needimport); repeatable")
+	if cmd == "check" || cmd == "matrix" || cmd == "graph" || cmd == "explain" {
+		fs.StringVar(&o.filter, "filter", "", "list only the requirements (graph: the nodes) the sphinx-needs filter `EXPR` selects, e.g. 'status == \"open\" and \"safety\" in tags'; verdicts still come from the whole tree")
+	}
 	if cmd == "check" {
 		fs.Var(&o.only, "only", "show only diagnostics in `FILE` (repeatable); verdicts still come from the whole tree")
 		fs.Func("blame", "with FILEs or --only: `touched` (default) fails only for findings in or depending on them; all fails for any finding", func(v string) error {

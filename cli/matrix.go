@@ -45,7 +45,7 @@ func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		return 0, check.Stats{}, usagef("seg matrix: --min-coverage must be a percentage from 0 to 100, not %v", o.minCoverage)
 	}
 	root, _ := rootArg(o.args)
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, stderr)
 	if err != nil {
 		return 0, stats, err
 	}

@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -34,6 +35,8 @@ type Config struct {
 	Results []ResultsRule
 	// Raw is the file's bytes, so a cache key can include them.
 	Raw []byte
+	// AllowEmpty is allow_empty: a tree with no requirement is no error.
+	AllowEmpty bool
 	// NeedsFile is the sphinx-needs project file read (ubproject.toml or
 	// conf.py), "" when none; NeedsRaw is its bytes. Parser.Needs is what
 	// was read of it (package needs).
@@ -60,6 +63,8 @@ type fileFormat struct {
 		Config    string   `toml:"config"`
 	} `toml:"results"`
 	Needs *needs.Settings `toml:"needs"`
+	// AllowEmpty: a tree without any requirement passes (no-requirements).
+	AllowEmpty bool `toml:"allow_empty"`
 }
 
 // Load reads the config: explicit when it is not "", else seg.toml at the
@@ -100,10 +105,10 @@ func Parse(name string, data []byte) (*Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0]
 		return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, key[len(key)-1]),
-			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs])", key.String())}
+			Msg: fmt.Sprintf("unknown key %q (known: id_pattern, exclude, extra_options, literal_directives, allow_empty, [directives], [[results]], [needs])", key.String())}
 	}
 	pc := parser.DefaultConfig()
-	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}}
+	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}, AllowEmpty: f.AllowEmpty}
 	if f.IDPattern != nil {
 		re, err := regexp.Compile(*f.IDPattern)
 		if err != nil {
@@ -166,5 +171,10 @@ func loadNeeds(root string, c *Config) error {
 	}
 	c.NeedsFile, c.NeedsRaw = p.File, p.Raw
 	c.Parser.UseNeeds(p)
+	// Sphinx's exclude_patterns are relative to its source folder and
+	// match as seg's exclude globs do (a folder excludes what is in it).
+	for _, pat := range p.ExcludePatterns {
+		c.Parser.Exclude = append(c.Parser.Exclude, path.Join(p.DocRoot, pat))
+	}
 	return nil
 }

@@ -165,9 +165,14 @@ layouts = {clean = {grid = "simple"}}
 	if c.Parser.Directives["test"] != parser.Test || c.Parser.Directives["sreq"] != parser.Requirement {
 		t.Error("seg's own directives are gone")
 	}
-	for _, d := range []string{"needextend", "needimport", "needtable"} {
+	for _, d := range []string{"needtable", "needservice"} {
 		if !c.Parser.Literal[d] {
 			t.Errorf("%s holds nodes", d)
+		}
+	}
+	for _, d := range []string{"needextend", "needimport"} {
+		if c.Parser.Directives[d] != parser.Instruction {
+			t.Errorf("%s is not read as an instruction", d)
 		}
 	}
 	if c.NeedsFile == "" || len(c.NeedsRaw) == 0 {

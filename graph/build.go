@@ -270,6 +270,7 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.title = n.Title
 	g.pos = n.Pos
 	g.broken = n.Broken
+	g.external = n.External
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts

@@ -143,8 +143,9 @@ type Node struct {
 	cases string
 	// sphinx-needs: the node is a need (its directive is a need type), and
 	// the ID of the node whose body holds it ("" at the top level)
-	need   bool
-	parent string
+	need     bool
+	external bool
+	parent   string
 	// broken: an error diagnostic is about the node itself (its options,
 	// its ID, one of its link entries)
 	broken bool
@@ -186,6 +187,11 @@ func (n *Node) Broken() bool { return n.broken }
 // IsNeed reports whether the node is a sphinx-needs need: its directive is
 // a need type of the project (whatever seg kind it maps onto).
 func (n *Node) IsNeed() bool { return n.need }
+
+// IsExternal reports whether the node is a need of another project
+// (sphinx-needs' external needs): it resolves links, and is not this
+// tree's to evaluate.
+func (n *Node) IsExternal() bool { return n.external }
 
 // Parent is the ID of the node whose body holds this one, "" when none
 // (or when the tree is no sphinx-needs project: only needs.json uses it).

@@ -149,6 +149,9 @@ func TestNeedNodes(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s need=%v parent=%q", n.ID(), n.Kind(), n.IsNeed(), n.Parent()))
 	}
 	want := []string{
+		// sphinx-needs' ID for a need without one: the type's prefix (none
+		// here) and the SHA-1 of the title.
+		`AAF9C need need=true parent=""`,
 		`IMPL_1 implementation need=true parent=""`,
 		`REQ_C requirement need=true parent=""`,
 		`REQ_P requirement need=true parent=""`,

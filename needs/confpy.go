@@ -43,11 +43,16 @@ func findConfPy(root string) (string, *confPyNeeds, error) {
 type confPyNeeds struct {
 	dir  string // the folder of conf.py: Sphinx's source folder
 	toml string // needs_from_toml, resolved against dir; "" when not set
-	ub   ubFile
+	// tomlLine is the line needs_from_toml is set on.
+	tomlLine int
+	ub       ubFile
 	// linkOrder and fieldOrder are needs_links' and needs_fields' keys
 	// in source order.
 	linkOrder, fieldOrder []string
 	data                  []byte
+	// Sphinx's own settings: suppress_warnings, exclude_patterns,
+	// extensions.
+	suppress, exclude, extensions []string
 }
 
 // readConfPyNeeds reads the sphinx-needs settings of the conf.py at path,
@@ -114,10 +119,15 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 		return d, line, nil
 	}
 
+	if cp.suppress, cp.exclude, cp.extensions, err = sphinxSettings(path, vars); err != nil {
+		return nil, err
+	}
+
 	if s, ok, err := str("needs_from_toml"); err != nil {
 		return nil, err
 	} else if ok {
 		cp.toml = filepath.Join(cp.dir, filepath.FromSlash(s))
+		cp.tomlLine = vars["needs_from_toml"].line
 		return cp, nil
 	}
 	ub := &cp.ub
@@ -228,6 +238,74 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 		}
 		ub.Needs.IDRequired = &b
 	}
+	for _, set := range []struct {
+		name string
+		to   **int
+	}{{"needs_id_length", &ub.Needs.IDLength}, {"needs_max_title_length", &ub.Needs.MaxTitleLength}} {
+		if v, line, err := get(set.name); err != nil {
+			return nil, err
+		} else if v != nil {
+			i, ok := v.(int64)
+			if !ok {
+				return nil, fail(line, "%s is not an integer", set.name)
+			}
+			n := int(i)
+			*set.to = &n
+		}
+	}
+	for _, set := range []struct {
+		name string
+		to   **bool
+	}{{"needs_id_from_title", &ub.Needs.IDFromTitle}, {"needs_title_from_content", &ub.Needs.TitleFromContent}} {
+		if v, line, err := get(set.name); err != nil {
+			return nil, err
+		} else if v != nil {
+			b, ok := v.(bool)
+			if !ok {
+				return nil, fail(line, "%s is not True or False", set.name)
+			}
+			*set.to = &b
+		}
+	}
+	if items, line, err := list("needs_external_needs"); err != nil {
+		return nil, err
+	} else {
+		for i, it := range items {
+			d, ok := it.(*pyDict)
+			if !ok {
+				return nil, fail(line, "needs_external_needs: entry %d is not a dict", i+1)
+			}
+			ub.Needs.ExternalNeeds = append(ub.Needs.ExternalNeeds, ubExternal{
+				BaseURL: pyStr(d, "base_url"), JSONURL: pyStr(d, "json_url"), JSONPath: pyStr(d, "json_path"),
+				Version: pyStr(d, "version"), IDPrefix: pyStr(d, "id_prefix")})
+		}
+	}
+	if d, line, err := dict("needs_string_links"); err != nil {
+		return nil, err
+	} else if d != nil {
+		ub.Needs.StringLinks = map[string]ubStringLink{}
+		for _, k := range d.keys {
+			sub, ok := d.vals[k].(*pyDict)
+			if !ok {
+				return nil, fail(line, "needs_string_links: %q is not a dict", k)
+			}
+			var l ubStringLink
+			for key, to := range map[string]**string{"regex": &l.Regex, "link_url": &l.LinkURL, "link_name": &l.LinkName} {
+				if s, ok := sub.vals[key].(string); ok {
+					*to = &s
+				}
+			}
+			if opts, ok := sub.vals["options"].([]any); ok {
+				l.Options = []string{}
+				for _, o := range opts {
+					if s, ok := o.(string); ok {
+						l.Options = append(l.Options, s)
+					}
+				}
+			}
+			ub.Needs.StringLinks[k] = l
+		}
+	}
 	return cp, nil
 }
 
@@ -254,4 +332,121 @@ func loadsNeeds(vars map[string]pyVar, src string) bool {
 func pyStr(d *pyDict, key string) string {
 	s, _ := d.vals[key].(string)
 	return s
+}
+
+// ConfPy is what seg can tell of a tree's Sphinx conf.py without running
+// it, for the message of a tree whose needs seg cannot map.
+type ConfPy struct {
+	// Path is the first conf.py of the usual places, "" when none.
+	Path string
+	// Extensions are its extensions, when they are a literal list, and
+	// Line the line they are set on.
+	Extensions []string
+	Line       int
+	// LoadsNeeds: they name sphinx-needs.
+	LoadsNeeds bool
+}
+
+// FindConfPy looks at the first conf.py of the usual places under root.
+func FindConfPy(root string) ConfPy {
+	for _, p := range confPyPlaces {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if st, err := os.Stat(full); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		data, err := cfgfile.Read(full)
+		if err != nil {
+			return ConfPy{Path: full}
+		}
+		vars := readConfPy(string(data))
+		c := ConfPy{Path: full, LoadsNeeds: loadsNeeds(vars, string(data))}
+		if v, ok := vars["extensions"]; ok {
+			c.Line = v.line
+			if items, isList := v.val.([]any); isList {
+				for _, it := range items {
+					if s, ok := it.(string); ok {
+						c.Extensions = append(c.Extensions, s)
+					}
+				}
+			}
+		}
+		return c
+	}
+	return ConfPy{}
+}
+
+// OtherExtensions are the extensions of a list that are neither Sphinx's
+// own (sphinx.ext.*) nor sphinx-needs: any of them may register need
+// types seg cannot see.
+func OtherExtensions(exts []string) []string {
+	var out []string
+	for _, e := range exts {
+		if strings.HasPrefix(e, "sphinx.ext.") || slices.Contains(needsExtensions, e) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// sphinxSettings are the Sphinx settings of a conf.py seg reads besides
+// sphinx-needs' own: suppress_warnings, exclude_patterns and extensions.
+// One that is computed (exclude_patterns += os.getenv(...).split(","), as
+// sphinx-needs' own documentation writes it) is left unset rather than
+// refused: seg then reads the files Sphinx might leave out, and silences
+// no warning.
+func sphinxSettings(path string, vars map[string]pyVar) (suppress, exclude, extensions []string, err error) {
+	strList := func(name string) ([]string, error) {
+		v, ok := vars[name]
+		if !ok {
+			return nil, nil
+		}
+		items, isList := v.val.([]any)
+		if !isList {
+			if _, unknown := v.val.(pyUnknown); unknown {
+				return nil, nil
+			}
+			return nil, &cfgfile.Error{File: path, Line: v.line, Msg: name + " is not a list"}
+		}
+		var out []string
+		for i, it := range items {
+			s, ok := it.(string)
+			if !ok {
+				return nil, &cfgfile.Error{File: path, Line: v.line, Msg: fmt.Sprintf("%s: entry %d is not a string", name, i+1)}
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	if suppress, err = strList("suppress_warnings"); err != nil {
+		return
+	}
+	if exclude, err = strList("exclude_patterns"); err != nil {
+		return
+	}
+	if v, ok := vars["extensions"]; ok {
+		if items, isList := v.val.([]any); isList {
+			for _, it := range items {
+				if s, ok := it.(string); ok {
+					extensions = append(extensions, s)
+				}
+			}
+		}
+	}
+	return
+}
+
+// readSphinxSettings reads the Sphinx settings of the conf.py at path, when
+// there is one (a project read from its ubproject.toml still has a conf.py
+// beside it, which Sphinx reads first); data is its bytes, nil when none.
+func readSphinxSettings(path string) (suppress, exclude, extensions []string, data []byte, err error) {
+	if st, serr := os.Stat(path); serr != nil || !st.Mode().IsRegular() {
+		return nil, nil, nil, nil, nil
+	}
+	data, err = cfgfile.Read(path)
+	if err != nil {
+		return nil, nil, nil, nil, &cfgfile.Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
+	}
+	suppress, exclude, extensions, err = sphinxSettings(path, readConfPy(string(data)))
+	return suppress, exclude, extensions, data, err
 }

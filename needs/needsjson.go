@@ -1,6 +1,10 @@
 package needs
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"maps"
 	"path"
 	"slices"
@@ -129,7 +133,13 @@ func (d *Document) Map() map[string]any {
 		for _, o := range project.Extra {
 			if _, taken := need[o]; !taken {
 				need[o] = n.option(o)
+				if need[o] == nil {
+					need[o] = project.Unset(o)
+				}
 			}
+		}
+		if len(project.StringLinks) > 0 {
+			need["seg_string_links"] = n.stringLinks(project)
 		}
 		needs[n.ID] = need
 	}
@@ -169,6 +179,22 @@ func (d *Document) linkFields(project *Project) []string {
 	}
 	sort.Strings(others)
 	return append(fields, others...)
+}
+
+// stringLinks are the links the project's string links make of the
+// need's fields, by field: {"github": [{"name": ..., "url": ...}]}.
+func (n *Need) stringLinks(p *Project) map[string]any {
+	out := map[string]any{}
+	for name, value := range n.Options {
+		var list []any
+		for _, l := range p.StringLinksOf(name, value) {
+			list = append(list, map[string]any{"name": l.Name, "url": l.URL})
+		}
+		if list != nil {
+			out[name] = list
+		}
+	}
+	return out
 }
 
 func (n *Need) option(name string) any {
@@ -229,6 +255,9 @@ func schema(project *Project, links []string) map[string]any {
 			props[o] = prop([]string{"string", "null"}, "extra", "Extra option.")
 		}
 	}
+	if len(project.StringLinks) > 0 {
+		props["seg_string_links"] = prop("object", "extra", "The links needs_string_links make of the need's fields: by field, a list of {name, url}.")
+	}
 	return map[string]any{
 		"$schema":    "http://json-schema.org/draft-07/schema#",
 		"type":       "object",
@@ -259,4 +288,111 @@ func SplitList(v string) []string {
 		}
 	}
 	return out
+}
+
+// A File is a needs.json file as read (by needimport and external needs):
+// the needs of one version, each with the line its entry starts on.
+type File struct {
+	Project, Version string
+	Needs            []ReadNeed
+}
+
+// ReadNeed is one need of a needs.json file: its fields as JSON values
+// (strings, []any, nil, bool, float64, maps), and the line and byte
+// offset of its key.
+type ReadNeed struct {
+	Key          string
+	Fields       map[string]any
+	Line, Offset int
+}
+
+// Str returns a string field, "" when it is missing or not a string.
+func (n *ReadNeed) Str(name string) string {
+	s, _ := n.Fields[name].(string)
+	return s
+}
+
+// Strings returns a list field (a list of strings, or a string split as
+// sphinx-needs splits tags), nil when missing.
+func (n *ReadNeed) Strings(name string) []string {
+	switch v := n.Fields[name].(type) {
+	case []any:
+		var out []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	case string:
+		return SplitList(v)
+	}
+	return nil
+}
+
+// ReadFile reads needs.json data: the version named (its
+// current_version when version is ""), its needs in the file's order.
+func ReadFile(data []byte, version string) (*File, error) {
+	var doc struct {
+		Project        any                        `json:"project"`
+		CurrentVersion any                        `json:"current_version"`
+		Versions       map[string]json.RawMessage `json:"versions"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("not a needs.json file: %v", err)
+	}
+	if version == "" {
+		s, ok := doc.CurrentVersion.(string)
+		if !ok {
+			return nil, errors.New(`"current_version" is missing or not a string`)
+		}
+		version = s
+	}
+	raw, ok := doc.Versions[version]
+	if !ok {
+		return nil, fmt.Errorf("version %q is not in the file", version)
+	}
+	var v struct {
+		Needs json.RawMessage `json:"needs"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("version %q: %v", version, err)
+	}
+	f := &File{Version: version}
+	f.Project, _ = doc.Project.(string)
+	// The needs in file order, each with the line its key is on: the
+	// offset of the "needs" object in the file is found from the raw
+	// message, which json keeps as a subslice of data.
+	base := 0
+	if len(v.Needs) > 0 {
+		if i := bytes.Index(data, v.Needs); i >= 0 {
+			base = i
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(v.Needs))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("version %q: \"needs\" is not an object", version)
+	}
+	line, at := 1, 0 // line is the line of data[at]
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := t.(string)
+		end := base + int(dec.InputOffset())
+		line += bytes.Count(data[at:end], []byte{'\n'})
+		at = end
+		// The key's opening quote: the first unescaped one before its end.
+		start := end - 1
+		for start > 0 && !(data[start-1] == '"' && (start < 2 || data[start-2] != '\\')) {
+			start--
+		}
+		var fields map[string]any
+		if err := dec.Decode(&fields); err != nil {
+			return nil, fmt.Errorf("need %q: %v", key, err)
+		}
+		f.Needs = append(f.Needs, ReadNeed{Key: key, Fields: fields, Line: line, Offset: max(start-1, 0)})
+	}
+	return f, nil
 }

@@ -60,20 +60,47 @@ type Project struct {
 	// IDPattern is what a need's ID must match (the project's id_regex);
 	// nil means the parser's own pattern, which seg's own nodes always use.
 	IDPattern *regexp.Regexp
+	// IDLength and IDFromTitle shape the IDs sphinx-needs generates
+	// (needs_id_length, needs_id_from_title; HashedID).
+	IDLength    int
+	IDFromTitle bool
+	// TitleFromContent gives a need without a title the first sentence
+	// of its content; MaxTitleLength trims such a title (-1: never).
+	TitleFromContent bool
+	MaxTitleLength   int
 	// Project and Version name the project and its version in needs.json.
 	Project, Version string
 	// DocRoot is the folder, relative to the tree's root (forward
 	// slashes, "" for the root itself), that needs.json docnames are
 	// relative to: Sphinx's source folder.
 	DocRoot string
+	// SrcDir is Sphinx's source folder on disk (where conf.py is): paths
+	// of the configuration are relative to it.
+	SrcDir string
+	// External are the needs_external_needs sources.
+	External []ExternalSource
+	// Fetched maps a URL (of an external source or a needimport) to the
+	// local file that stands for it (seg.toml's [needs] external, or
+	// --needs-file): seg never fetches anything.
+	Fetched map[string]string
+	// StringLinks are the needs_string_links entries, by name.
+	StringLinks []StringLink
+	// Suppress is Sphinx's suppress_warnings; ExcludePatterns its
+	// exclude_patterns (relative to SrcDir). Both come from conf.py.
+	Suppress        []string
+	ExcludePatterns []string
+	// Extensions are the Sphinx extensions conf.py loads (when it says).
+	Extensions []string
 	// File is the project file read (ubproject.toml or conf.py), "" when
-	// the project has sphinx-needs' defaults; Raw is its bytes.
+	// the project has sphinx-needs' defaults; Raw is its bytes (and those
+	// of the conf.py that named it), for cache keys.
 	File string
 	Raw  []byte
 
-	types   map[string]*NeedType
-	links   map[string]*LinkType
-	options map[string]bool // every option a need takes, links included
+	types    map[string]*NeedType
+	links    map[string]*LinkType
+	options  map[string]bool // every option a need takes, links included
+	nullable map[string]bool // extra options whose value when not set is None
 }
 
 // CoreOptions are the options sphinx-needs itself gives every need
@@ -104,7 +131,8 @@ const DefaultIDPattern = `^[A-Z0-9_]{5,}`
 // NewProject returns a project with sphinx-needs' two built-in link types
 // and no need type.
 func NewProject() *Project {
-	n := &Project{types: map[string]*NeedType{}, links: map[string]*LinkType{}, options: map[string]bool{}}
+	n := &Project{types: map[string]*NeedType{}, links: map[string]*LinkType{}, options: map[string]bool{},
+		IDLength: 5, MaxTitleLength: -1}
 	for _, o := range CoreOptions[1:] { // ":id:" is every node's
 		n.options[o] = true
 	}
@@ -171,6 +199,37 @@ func (n *Project) Takes(option string) bool {
 	return n != nil && (option == "id" || n.options[option])
 }
 
+// SetNullable makes an extra option nullable (a field's nullable = true):
+// not set, its value is None rather than "".
+func (n *Project) SetNullable(name string) {
+	if n.nullable == nil {
+		n.nullable = map[string]bool{}
+	}
+	n.nullable[strings.ToLower(name)] = true
+}
+
+// Unset is the value of an extra option a need does not set, as
+// sphinx-needs gives it: "" (its default), nil for a nullable one.
+func (n *Project) Unset(name string) any {
+	if n != nil && n.nullable[name] {
+		return nil
+	}
+	return ""
+}
+
+// IsExtra reports whether name is one of the project's extra options.
+func (n *Project) IsExtra(name string) bool {
+	if n == nil {
+		return false
+	}
+	for _, e := range n.Extra {
+		if e == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Options is the set of options a need takes besides ":id:", link types
 // included. It is shared: callers must not change it.
 func (n *Project) Options() map[string]bool { return n.options }
@@ -185,7 +244,7 @@ func (n *Project) Fingerprint() string {
 	}
 	var parts []string
 	for _, t := range n.Types {
-		parts = append(parts, fmt.Sprintf("type %q %q", t.Directive, t.Kind))
+		parts = append(parts, fmt.Sprintf("type %q %q prefix %q", t.Directive, t.Kind, t.Prefix))
 	}
 	for _, l := range n.Links {
 		parts = append(parts, fmt.Sprintf("link %q %q", l.Option, l.Edge))
@@ -198,5 +257,30 @@ func (n *Project) Fingerprint() string {
 	if n.IDPattern != nil {
 		pat = n.IDPattern.String()
 	}
-	return fmt.Sprintf("needs id_required=%v id_pattern=%q\n%s", n.IDRequired, pat, strings.Join(parts, "\n"))
+	return fmt.Sprintf("needs id_required=%v id_pattern=%q id_length=%d id_from_title=%v title_from_content=%v max_title_length=%d\n%s",
+		n.IDRequired, pat, n.IDLength, n.IDFromTitle, n.TitleFromContent, n.MaxTitleLength, strings.Join(parts, "\n"))
+}
+
+// ExternalSource is one entry of needs_external_needs: a needs.json whose
+// needs this project links to without owning them.
+type ExternalSource struct {
+	// JSONPath is a local file (relative to SrcDir), JSONURL one to fetch;
+	// exactly one is set.
+	JSONPath, JSONURL string
+	// Version is the version to read ("": the file's current_version).
+	Version string
+	// IDPrefix goes before every ID (upper-cased, as sphinx-needs does).
+	IDPrefix string
+	BaseURL  string
+	// Line is the line of the entry in the project file, 0 when unknown.
+	Line int
+}
+
+// StringLink is one entry of needs_string_links: values of the named
+// fields that match Regex render as links.
+type StringLink struct {
+	Name              string
+	Regex             *regexp.Regexp
+	LinkURL, LinkName string
+	Options           []string
 }

@@ -29,6 +29,10 @@ type Settings struct {
 	Types map[string]string `toml:"types"`
 	// Links maps a link option to a seg link option.
 	Links map[string]string `toml:"links"`
+	// External maps the json_url of an external needs source (or a
+	// needimport's URL) to a local copy, relative to the root: seg never
+	// fetches anything.
+	External map[string]string `toml:"external"`
 }
 
 // What a need type and a link type may be mapped onto. Outcomes and
@@ -78,11 +82,15 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 	// A conf.py is read when it enables sphinx-needs; one whose
 	// needs_from_toml names a ubproject.toml hands over to that file.
 	srcdir, readTOML := "", path != ""
+	var confRaw []byte // a conf.py that hands over to a ubproject.toml
 	if strings.HasSuffix(path, ".py") {
 		readTOML = false
 		cp, err := found, error(nil)
 		if cp == nil {
 			cp, err = readConfPyNeeds(path)
+		}
+		if cp != nil {
+			n.Suppress, n.ExcludePatterns, n.Extensions = cp.suppress, cp.exclude, cp.extensions
 		}
 		switch {
 		case err != nil:
@@ -90,15 +98,24 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 		case cp == nil:
 			path = ""
 		case cp.toml != "":
+			if !cfgfile.Present(cp.toml) {
+				return nil, &cfgfile.Error{File: path, Line: cp.tomlLine,
+					Msg: fmt.Sprintf("needs_from_toml names %s, which is not there: if your build generates it (some toolchains write it from a metamodel), generate it before running seg, or commit it; [needs] config in seg.toml can name it", filepath.Base(cp.toml))}
+			}
 			path, srcdir, readTOML = cp.toml, cp.dir, true
+			confRaw = cp.data
 		default:
 			ub, linkOrder, fieldOrder, data = cp.ub, cp.linkOrder, cp.fieldOrder, cp.data
 			n.File, n.Raw = path, data
+			n.SrcDir = cp.dir
 			n.setDocRoot(root, cp.dir)
 		}
 	}
 	if path == "" && s == nil {
 		return nil, nil
+	}
+	if n.SrcDir == "" {
+		n.SrcDir = root
 	}
 	if readTOML {
 		var err error
@@ -109,7 +126,22 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 		if srcdir == "" {
 			srcdir = filepath.Join(filepath.Dir(path), filepath.FromSlash(ub.Project.Srcdir))
 		}
+		n.SrcDir = srcdir
 		n.setDocRoot(root, srcdir)
+		if confRaw == nil {
+			// Read from ubproject.toml first: the conf.py beside it still
+			// holds Sphinx's own settings.
+			var err error
+			n.Suppress, n.ExcludePatterns, n.Extensions, confRaw, err = readSphinxSettings(filepath.Join(srcdir, "conf.py"))
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if confRaw != nil {
+		// conf.py's Sphinx settings (suppress_warnings, exclude_patterns)
+		// count too: a cache key must hold them.
+		n.Raw = append(append(append([]byte(nil), data...), 0), confRaw...)
 	}
 	if err := readUBProject(path, data, linkOrder, fieldOrder, &ub, n); err != nil {
 		return nil, err
@@ -124,6 +156,10 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 		}
 		if err := s.apply(segFile, segRaw, n); err != nil {
 			return nil, err
+		}
+		n.Fetched = map[string]string{}
+		for url, local := range s.External {
+			n.Fetched[url] = filepath.Join(root, filepath.FromSlash(local))
 		}
 	}
 	return n, nil

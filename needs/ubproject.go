@@ -33,7 +33,29 @@ type ubFile struct {
 		Fields       map[string]any    `toml:"fields"`
 		IDRegex      *string           `toml:"id_regex"`
 		IDRequired   *bool             `toml:"id_required"`
+		// How sphinx-needs makes IDs and titles it is not given.
+		IDLength         *int                    `toml:"id_length"`
+		IDFromTitle      *bool                   `toml:"id_from_title"`
+		TitleFromContent *bool                   `toml:"title_from_content"`
+		MaxTitleLength   *int                    `toml:"max_title_length"`
+		ExternalNeeds    []ubExternal            `toml:"external_needs"`
+		StringLinks      map[string]ubStringLink `toml:"string_links"`
 	} `toml:"needs"`
+}
+
+type ubExternal struct {
+	BaseURL  string `toml:"base_url"`
+	JSONURL  string `toml:"json_url"`
+	JSONPath string `toml:"json_path"`
+	Version  string `toml:"version"`
+	IDPrefix string `toml:"id_prefix"`
+}
+
+type ubStringLink struct {
+	Regex    *string  `toml:"regex"`
+	LinkURL  *string  `toml:"link_url"`
+	LinkName *string  `toml:"link_name"`
+	Options  []string `toml:"options"`
 }
 
 type ubType struct {
@@ -153,12 +175,18 @@ func readUBProject(path string, data []byte, linkOrder, fieldOrder []string, ub 
 			return fail(cfgfile.LineOfValue(data, "extra_options", name), "[needs] extra_options: %q is not an option name", name)
 		}
 		n.AddOption(name)
+		if t, ok := o.(map[string]any); ok && t["nullable"] == true {
+			n.SetNullable(name)
+		}
 	}
 	for _, name := range fieldOrder {
 		if !optionRx.MatchString(name) {
 			return fail(cfgfile.LineOfValue(data, "fields", name), "[needs] fields: %q is not an option name", name)
 		}
 		n.AddOption(name)
+		if t, ok := un.Fields[name].(map[string]any); ok && t["nullable"] == true {
+			n.SetNullable(name)
+		}
 	}
 
 	n.IDRequired = un.IDRequired != nil && *un.IDRequired
@@ -171,6 +199,37 @@ func readUBProject(path string, data []byte, linkOrder, fieldOrder []string, ub 
 		return fail(cfgfile.LineOfKey(data, "id_regex"), "[needs] id_regex is not a regular expression seg can use (Go RE2 syntax): %v", err)
 	}
 	n.IDPattern = re
+	if un.IDLength != nil {
+		n.IDLength = *un.IDLength
+	}
+	n.IDFromTitle = un.IDFromTitle != nil && *un.IDFromTitle
+	n.TitleFromContent = un.TitleFromContent != nil && *un.TitleFromContent
+	if un.MaxTitleLength != nil {
+		n.MaxTitleLength = *un.MaxTitleLength
+	}
+	for i, e := range un.ExternalNeeds {
+		line := cfgfile.NthLine(data, "external_needs", i)
+		switch {
+		case e.JSONPath != "" && e.JSONURL != "":
+			return fail(line, "[needs] external_needs: entry %d has both json_path and json_url; sphinx-needs takes one", i+1)
+		case e.JSONPath == "" && e.JSONURL == "":
+			return fail(line, "[needs] external_needs: entry %d has neither json_path nor json_url", i+1)
+		}
+		n.External = append(n.External, ExternalSource{JSONPath: e.JSONPath, JSONURL: e.JSONURL, Version: e.Version,
+			IDPrefix: strings.ToUpper(e.IDPrefix), BaseURL: e.BaseURL, Line: line})
+	}
+	for _, name := range sortedKeys(un.StringLinks) {
+		l := un.StringLinks[name]
+		line := cfgfile.LineOfValue(data, "string_links", name)
+		if l.Regex == nil || l.LinkURL == nil || l.LinkName == nil || l.Options == nil {
+			return fail(line, "[needs] string_links %q: it needs regex, link_url, link_name and options", name)
+		}
+		rx, err := regexp.Compile(*l.Regex)
+		if err != nil {
+			return fail(line, "[needs] string_links %q: the regex is not one seg can use (Go RE2 syntax): %v", name, err)
+		}
+		n.StringLinks = append(n.StringLinks, StringLink{Name: name, Regex: rx, LinkURL: *l.LinkURL, LinkName: *l.LinkName, Options: l.Options})
+	}
 	return nil
 }
 

@@ -26,9 +26,12 @@ func (c *Config) UseNeeds(p *needs.Project) {
 		}
 		c.Directives[t.Directive] = k
 	}
-	// sphinx-needs' needextend takes no content, and these take none that
-	// is RST: nothing inside them is a node.
-	for _, d := range []string{"needextend", "needimport", "needservice", "needreport"} {
+	// needextend and needimport say something about needs: the parser
+	// reads them as instructions (they take no content). needservice and
+	// needreport take none that is RST: nothing inside them is a node.
+	c.Directives["needextend"] = Instruction
+	c.Directives["needimport"] = Instruction
+	for _, d := range []string{"needservice", "needreport"} {
 		c.Literal[d] = true
 	}
 	c.Needs = p
@@ -109,4 +112,30 @@ func (b *builder) idPattern() *regexp.Regexp {
 		return b.cfg.Needs.IDPattern
 	}
 	return b.cfg.IDPattern
+}
+
+// needTitleAndID completes a need as sphinx-needs does before it stores
+// it: a need without a title takes the first sentence of its content when
+// title_from_content is set (on the need or for the project), trimmed to
+// max_title_length; a need without :id:, where the project does not
+// require one, gets the ID sphinx-needs generates from its type's prefix
+// and a hash of its title (or, without a title, of its content).
+func (b *builder) needTitleAndID(nd *Node, content string) {
+	p := b.cfg.Needs
+	fullTitle := nd.Title
+	if nd.Title == "" {
+		fromContent := p.TitleFromContent
+		if o := nd.Option("title_from_content"); o != nil {
+			if v, ok := needs.Boolean(o.Value); ok {
+				fromContent = v
+			}
+		}
+		if fromContent {
+			fullTitle = needs.FirstSentence(content)
+			nd.Title = needs.TrimTitle(fullTitle, p.MaxTitleLength)
+		}
+	}
+	if nd.Option("id") == nil && !p.IDRequired {
+		nd.ID = needs.HashedID(b.need.Prefix, fullTitle, content, p.IDLength, p.IDFromTitle)
+	}
 }

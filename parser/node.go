@@ -18,6 +18,11 @@ const (
 	// the kinds above (package needs): it is read, resolved and shown,
 	// and no rule applies to it.
 	Need
+	// Instruction is a sphinx-needs directive that makes no node of its
+	// own but says something about needs (needextend, needimport): the
+	// parser reads its argument (Title) and options, which takes any
+	// option and no ID, and it never reaches the graph.
+	Instruction
 )
 
 var kindNames = [...]string{
@@ -27,6 +32,7 @@ var kindNames = [...]string{
 	Outcome:        "outcome",
 	Waiver:         "waiver",
 	Need:           "need",
+	Instruction:    "instruction",
 }
 
 func (k Kind) String() string {
@@ -115,6 +121,10 @@ type Node struct {
 	// unknown option, an invalid value, a missing ID...): such an outcome
 	// can only count against a requirement (semantics.md).
 	Broken bool `json:",omitempty"`
+	// External is set on a need of another project (needs_external_needs,
+	// made by package needs/postprocess, never by the parser): links may
+	// name it, and no rule reads it.
+	External bool `json:",omitempty"`
 }
 
 // Option returns the first option called name, or nil.

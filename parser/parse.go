@@ -275,6 +275,9 @@ func (b *builder) node(a *astNode, parent int) {
 	}
 	idx := len(b.f.Nodes)
 	b.f.Nodes = append(b.f.Nodes, nd)
+	if b.need != nil {
+		b.needTitleAndID(&b.f.Nodes[idx], ni.content)
+	}
 	b.check(&b.f.Nodes[idx], nameSpan, infos)
 	b.f.Nodes[idx].Broken = b.broken
 	b.nodes(a.Nodes, idx)
@@ -304,8 +307,9 @@ func (b *builder) option(f field, kind Kind, info *optInfo) Option {
 	info.valStart, info.valEnd = -1, -1
 	b.segs = segs
 	var parts []string
+	var inds []int // of parts, their lines' indentation (-1: the marker line)
 	single := ""
-	for _, sg := range segs {
+	for k, sg := range segs {
 		a, z := sg[0], sg[1]
 		for a < z && isWS(src[a]) {
 			a++
@@ -321,6 +325,11 @@ func (b *builder) option(f field, kind Kind, info *optInfo) Option {
 			single = b.s.str[a:z]
 		} else {
 			parts = append(parts, string(src[a:z]))
+			ind := -1
+			if k > 0 {
+				ind = int(lines[li+k].ind)
+			}
+			inds = append(inds, ind)
 		}
 	}
 	if info.valStart >= 0 {
@@ -331,16 +340,48 @@ func (b *builder) option(f field, kind Kind, info *optInfo) Option {
 	}
 	o.Value = single
 	if len(parts) > 0 {
-		o.Value = strings.Join(parts, " ")
+		if b.need != nil || kind == Instruction {
+			o.Value = keepLines(parts, inds)
+		} else {
+			o.Value = strings.Join(parts, " ")
+		}
 	}
 	if b.need != nil {
 		if lt := b.cfg.Needs.Link(name); lt != nil {
+			o.Links = b.needLinks(name, lt, segs)
+		}
+	} else if kind == Instruction {
+		// needextend's ":links:", ":+links:" and ":-links:".
+		if lt := b.cfg.Needs.Link(strings.TrimLeft(name, "+-")); lt != nil {
 			o.Links = b.needLinks(name, lt, segs)
 		}
 	} else if isLink, known := OptionsOf(kind)[name]; isLink || known && name == "cases" {
 		o.Links = b.links(name, segs)
 	}
 	return o
+}
+
+// keepLines joins a sphinx-needs option's lines as docutils hands the
+// value over: with line breaks, each continuation line keeping the
+// indentation it has beyond the least of them.
+func keepLines(parts []string, inds []int) string {
+	least := -1
+	for _, ind := range inds {
+		if ind >= 0 && (least < 0 || ind < least) {
+			least = ind
+		}
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if inds[i] > least {
+			b.WriteString(strings.Repeat(" ", inds[i]-least))
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 func isSpace(c byte) bool { return isWS(c) || c == '\n' || c == '\r' }
@@ -456,6 +497,9 @@ var results = []string{"passed", "failed", "skipped", "error"}
 
 // check diagnoses a node: its ID, its options, and what its kind requires.
 func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
+	if nd.Kind == Instruction {
+		return // any option, no ID: postprocess reads it
+	}
 	allowed := OptionsOf(nd.Kind)
 	if b.need != nil {
 		allowed = b.cfg.Needs.Options()
@@ -507,6 +551,9 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		}
 	} else if !b.idOptional() {
 		b.diag(CodeMissingID, nameSpan, "%s has no \":id:\"", nd.Directive)
+	} else if nd.ID != "" && !b.validID(nd.ID) {
+		b.diag(CodeInvalidID, nameSpan, "generated id %q does not match %s", nd.ID, b.idPattern()).Detail =
+			"sphinx-needs generates this ID (the type's prefix and a hash of the title) and refuses the need, as its ID does not match id_regex; give the need an :id:."
 	}
 
 	need := func(opt string) {

@@ -44,6 +44,9 @@ type jsonNode struct {
 	Column    int    `json:"column"`
 	Verdict   string `json:"verdict,omitempty"`
 	Status    string `json:"status,omitempty"`
+	// External: a need of another project (needs_external_needs), placed
+	// in its needs.json; it resolves links and is not evaluated.
+	External bool `json:"external,omitempty"`
 }
 
 type jsonEdge struct {
@@ -78,11 +81,15 @@ func edgeJSON(g *graph.Graph, e *graph.Edge) jsonEdge {
 }
 
 // sortedEdges lists the edges by (from, type, to) as strings, then by
-// position, the order every graph format uses.
-func sortedEdges(g *graph.Graph) []jsonEdge {
+// position, the order every graph format uses: those between nodes the
+// check shows (check.Filter).
+func sortedEdges(c *check.Check) []jsonEdge {
+	g := c.Graph
 	out := make([]jsonEdge, 0, g.NumEdges())
 	for e := range g.Edges() {
-		out = append(out, edgeJSON(g, e))
+		if c.Shows(g.From(e)) && c.Shows(g.To(e)) {
+			out = append(out, edgeJSON(g, e))
+		}
 	}
 	slices.SortStableFunc(out, func(a, b jsonEdge) int {
 		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.Type, b.Type), strings.Compare(a.To, b.To))
@@ -93,13 +100,16 @@ func sortedEdges(g *graph.Graph) []jsonEdge {
 // WriteGraphJSON writes the seg-graph/1 document.
 func WriteGraphJSON(w io.Writer, c *check.Check) error {
 	wh := whereOf(c)
-	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c.Graph)}
+	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c)}
 	for n := range c.Graph.Nodes() {
+		if !c.Shows(n) {
+			continue
+		}
 		p := wh.at(n.Pos())
-		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n)})
+		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n), n.IsExternal()})
 	}
 	for o := range c.Graph.OpenLinks() {
-		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling {
+		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling || !c.Shows(c.Graph.OpenFrom(o)) {
 			continue // an error, already a diagnostic
 		}
 		p := wh.at(o.Pos())
@@ -137,6 +147,9 @@ func WriteDOT(w io.Writer, c *check.Check) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "// seg graph, evaluated at %s\ndigraph seg {\n  rankdir=BT;\n  node [fontname=\"Helvetica\", fontsize=10];\n", Date(c.At))
 	for n := range c.Graph.Nodes() {
+		if !c.Shows(n) {
+			continue
+		}
 		label := n.ID()
 		if v := verdictOf(c, n); v != "" {
 			label += "\n" + v
@@ -144,7 +157,7 @@ func WriteDOT(w io.Writer, c *check.Check) error {
 		fmt.Fprintf(bw, "  %s [label=%s, shape=%s, color=%q, fontcolor=%q, tooltip=%s];\n",
 			dotQuote(n.ID()), dotQuote(label), dotShapes[n.Kind().String()], nodeColor(c, n), nodeColor(c, n), dotQuote(n.Title()+" ("+c.Files.Position(n.Pos()).String()+")"))
 	}
-	for _, e := range sortedEdges(c.Graph) {
+	for _, e := range sortedEdges(c) {
 		style := "solid"
 		if e.State != "active" {
 			style = "dashed"
@@ -174,6 +187,9 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 	ids := map[string]string{}
 	i := 0
 	for n := range c.Graph.Nodes() {
+		if !c.Shows(n) {
+			continue
+		}
 		ids[n.ID()] = fmt.Sprintf("n%d", i)
 		i++
 		open, close := "[", "]"
@@ -193,7 +209,7 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 		}
 		fmt.Fprintf(bw, "  %s%s\"%s\"%s\n", ids[n.ID()], open, label, close)
 	}
-	for _, e := range sortedEdges(c.Graph) {
+	for _, e := range sortedEdges(c) {
 		arrow := "-->"
 		if e.State != "active" {
 			arrow = "-.->"
@@ -203,7 +219,7 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 	bw.WriteString("  classDef satisfied stroke:" + colorSatisfied + ",color:" + colorSatisfied + ",stroke-width:2px\n")
 	bw.WriteString("  classDef unsatisfied stroke:" + colorUnsatisfied + ",color:" + colorUnsatisfied + ",stroke-width:2px\n")
 	for n := range c.Graph.Nodes() {
-		if v := verdictOf(c, n); v != "" {
+		if v := verdictOf(c, n); v != "" && c.Shows(n) {
 			fmt.Fprintf(bw, "  class %s %s\n", ids[n.ID()], v)
 		}
 	}

@@ -25,7 +25,16 @@ func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 	doc := needs.Document{
 		Created: c.At.UTC().Format("2006-01-02T15:04:05"),
 		Project: g.Needs(),
-		Needs:   make([]needs.Need, g.Len()),
+	}
+	// The needs written: those the check shows, not another project's
+	// (external needs are in that project's needs.json), by graph index.
+	at := make([]int, g.Len())
+	for n := range g.Nodes() {
+		at[n.Index()] = -1
+		if c.Shows(n) && !n.IsExternal() {
+			at[n.Index()] = len(doc.Needs)
+			doc.Needs = append(doc.Needs, needs.Need{})
+		}
 	}
 	docRoot := ""
 	if doc.Project != nil {
@@ -47,7 +56,7 @@ func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 		if p := e.Part(); p != "" {
 			addr += "." + p
 		}
-		add(g.From(e).Index(), e.Option(), entry{e.Pos(), needs.Link{Address: addr, To: g.To(e).Index()}})
+		add(g.From(e).Index(), e.Option(), entry{e.Pos(), needs.Link{Address: addr, To: at[g.To(e).Index()]}})
 	}
 	for o := range g.OpenLinks() {
 		if o.Reason() == graph.Dynamic {
@@ -57,6 +66,9 @@ func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 	}
 	for n := range g.Nodes() {
 		i := n.Index()
+		if at[i] < 0 {
+			continue
+		}
 		p := c.Files.Position(n.Pos())
 		need := needs.Need{
 			ID: n.ID(), Type: n.Directive(), TypeName: typeName(doc.Project, n), Title: n.Title(),
@@ -81,7 +93,7 @@ func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 				need.Links[opt] = append(need.Links[opt], e.Link)
 			}
 		}
-		doc.Needs[i] = need
+		doc.Needs[at[i]] = need
 	}
 	return encode(w, doc.Map())
 }
