@@ -3,6 +3,7 @@ package postprocess
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -412,14 +413,9 @@ func (t *tree) checkLinkedValues(n *need, args map[string]any, at source.Span, f
 	if !isList {
 		want = []any{args["search_value"]}
 	}
-	var filter *needs.Filter
-	if fs, _ := args["filter_string"].(string); fs != "" {
-		f, ferr := needs.ParseFilter(fs)
-		if ferr != nil {
-			t.diag(filterDiag(ferr, at, fs))
-			return nil, false
-		}
-		filter = f
+	filter, ok := t.argFilter(args, "filter_string", at)
+	if !ok {
+		return nil, false
 	}
 	oneHit := needs.Truthy(args["one_hit"])
 	for _, m := range linked {
@@ -449,6 +445,21 @@ func (t *tree) checkLinkedValues(n *need, args map[string]any, at source.Span, f
 	return args["result"], true
 }
 
+// argFilter is a function's filter argument, parsed; nil when not given,
+// ok false (and a diagnostic) when it cannot be read.
+func (t *tree) argFilter(args map[string]any, name string, at source.Span) (*needs.Filter, bool) {
+	fs, _ := args[name].(string)
+	if fs == "" {
+		return nil, true
+	}
+	f, ferr := needs.ParseFilter(fs)
+	if ferr != nil {
+		t.diag(filterDiag(ferr, at, fs))
+		return nil, false
+	}
+	return f, true
+}
+
 // calcSum is sphinx-needs' calc_sum: the sum of float(option) over the
 // needs a filter selects (all needs, or with links_only those need n
 // links to); a value float() refuses counts nothing, and one that is not
@@ -463,14 +474,9 @@ func (t *tree) calcSum(n *need, args map[string]any, at source.Span, fail failFu
 		check = linked
 	}
 	opt, _ := args["option"].(string)
-	var filter *needs.Filter
-	if fs, _ := args["filter"].(string); fs != "" {
-		f, ferr := needs.ParseFilter(fs)
-		if ferr != nil {
-			t.diag(filterDiag(ferr, at, fs))
-			return nil, false
-		}
-		filter = f
+	filter, ok := t.argFilter(args, "filter", at)
+	if !ok {
+		return nil, false
 	}
 	sum := 0.0
 	for _, m := range check {
@@ -518,14 +524,7 @@ func (t *tree) linksFromContent(n *need, args map[string]any, at source.Span, fa
 		src = m
 	}
 	var raw []string
-	contains := func(s string) bool {
-		for _, r := range raw {
-			if r == s {
-				return true
-			}
-		}
-		return false
-	}
+	contains := func(s string) bool { return slices.Contains(raw, s) }
 	for _, m := range contentLinks.FindAllStringSubmatch(t.node(src).Body, -1) {
 		// As sphinx-needs' code has it: the second form is checked against
 		// the first group, so it may repeat.
@@ -555,20 +554,11 @@ func (t *tree) linksFromContent(n *need, args map[string]any, at source.Span, fa
 			t.diag(filterDiag(ferr, at, fs))
 			return nil, false
 		}
-		if hit && !slicesContains(out, id) {
+		if hit && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}
 	return out, true
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // pyTuple and pyDict are Python's repr() of test()'s args and kwargs.
