@@ -106,31 +106,10 @@ func (f nodeFields) Field(name string) (any, bool) {
 		return "unsatisfied", true
 	}
 	if base, back := strings.CutSuffix(name, "_back"); back && f.isLink(base) {
-		out := []string{}
-		for e := range g.In(n, 0) {
-			if e.Option() == base {
-				out = append(out, g.From(e).ID())
-			}
-		}
-		return out, true
+		return f.links(base, true), true
 	}
 	if f.isLink(name) {
-		out := []string{}
-		for e := range g.Out(n, 0) {
-			if e.Option() == name {
-				addr := g.To(e).ID()
-				if e.Part() != "" {
-					addr += "." + e.Part()
-				}
-				out = append(out, addr)
-			}
-		}
-		for o := range g.OpenLinks() {
-			if g.OpenFrom(o) == n && o.Option() == name && o.Reason() != graph.Dynamic {
-				out = append(out, o.Address())
-			}
-		}
-		return out, true
+		return f.links(name, false), true
 	}
 	for _, a := range n.Attrs() {
 		if a.Name == name {
@@ -161,4 +140,35 @@ func (f nodeFields) isLink(name string) bool {
 		return true
 	}
 	return false
+}
+
+// links are the targets of a link option (ID or ID.part, dead links
+// included, dynamic functions left out), or with back the IDs of the
+// nodes that link to this one with it.
+func (f nodeFields) links(option string, back bool) []string {
+	g, n := f.c.Graph, f.n
+	out := []string{}
+	if back {
+		for e := range g.In(n, 0) {
+			if e.Option() == option {
+				out = append(out, g.From(e).ID())
+			}
+		}
+		return out
+	}
+	for e := range g.Out(n, 0) {
+		if e.Option() == option {
+			addr := g.To(e).ID()
+			if e.Part() != "" {
+				addr += "." + e.Part()
+			}
+			out = append(out, addr)
+		}
+	}
+	for o := range g.OpenLinks() {
+		if g.OpenFrom(o) == n && o.Option() == option && o.Reason() != graph.Dynamic {
+			out = append(out, o.Address())
+		}
+	}
+	return out
 }

@@ -68,104 +68,143 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 		return nil, nil
 	}
 	cp := &confPyNeeds{dir: filepath.Dir(path), data: data}
-	fail := func(line int, format string, args ...any) error {
-		return &cfgfile.Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
-	// get returns a setting's value, nil when it is not set.
-	get := func(name string) (any, int, error) {
-		v, ok := vars[name]
-		if !ok {
-			return nil, 0, nil
-		}
-		if u, unknown := v.val.(pyUnknown); unknown {
-			return nil, u.line, fail(u.line, "%s: seg reads conf.py without running it, and %s; write the sphinx-needs configuration to a ubproject.toml (needs_from_toml) or name one in seg.toml's [needs] config", name, u.why)
-		}
-		return v.val, v.line, nil
-	}
-	str := func(name string) (string, bool, error) {
-		v, line, err := get(name)
-		if err != nil || v == nil {
-			return "", false, err
-		}
-		s, ok := v.(string)
-		if !ok {
-			return "", false, fail(line, "%s is not a string", name)
-		}
-		return s, true, nil
-	}
-
-	// list and dict return a setting that must be a list or a dict; nil
-	// when it is not set.
-	list := func(name string) ([]any, int, error) {
-		v, line, err := get(name)
-		if err != nil || v == nil {
-			return nil, line, err
-		}
-		items, ok := v.([]any)
-		if !ok {
-			return nil, line, fail(line, "%s is not a list", name)
-		}
-		return items, line, nil
-	}
-	dict := func(name string) (*pyDict, int, error) {
-		v, line, err := get(name)
-		if err != nil || v == nil {
-			return nil, line, err
-		}
-		d, ok := v.(*pyDict)
-		if !ok {
-			return nil, line, fail(line, "%s is not a dict", name)
-		}
-		return d, line, nil
-	}
-
 	if cp.suppress, cp.exclude, cp.extensions, err = sphinxSettings(path, vars); err != nil {
 		return nil, err
 	}
-
-	if s, ok, err := str("needs_from_toml"); err != nil {
+	r := pyConf{path: path, vars: vars}
+	if s, ok, err := r.str("needs_from_toml"); err != nil {
 		return nil, err
 	} else if ok {
 		cp.toml = filepath.Join(cp.dir, filepath.FromSlash(s))
 		cp.tomlLine = vars["needs_from_toml"].line
 		return cp, nil
 	}
-	ub := &cp.ub
-	if s, _, err := str("project"); err != nil {
-		return nil, err
-	} else {
-		ub.Project.Name = s
-	}
-	for _, name := range []string{"version", "release"} {
-		if s, ok, err := str(name); err != nil {
+	for _, read := range []func(*confPyNeeds) error{r.project, r.types, r.links, r.options, r.ids, r.external, r.stringLinks} {
+		if err := read(cp); err != nil {
 			return nil, err
-		} else if ok && ub.Project.Version == "" {
-			ub.Project.Version = s
 		}
 	}
+	return cp, nil
+}
 
-	// needs_types: a list of dicts.
-	if items, line, err := list("needs_types"); err != nil {
+// pyConf reads the settings of a conf.py, each as the shape it must have.
+type pyConf struct {
+	path string
+	vars map[string]pyVar
+}
+
+func (r pyConf) fail(line int, format string, args ...any) error {
+	return &cfgfile.Error{File: r.path, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// get returns a setting's value, nil when it is not set.
+func (r pyConf) get(name string) (any, int, error) {
+	v, ok := r.vars[name]
+	if !ok {
+		return nil, 0, nil
+	}
+	if u, unknown := v.val.(pyUnknown); unknown {
+		return nil, u.line, r.fail(u.line, "%s: seg reads conf.py without running it, and %s; write the sphinx-needs configuration to a ubproject.toml (needs_from_toml) or name one in seg.toml's [needs] config", name, u.why)
+	}
+	return v.val, v.line, nil
+}
+
+func (r pyConf) str(name string) (string, bool, error) {
+	v, line, err := r.get(name)
+	if err != nil || v == nil {
+		return "", false, err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false, r.fail(line, "%s is not a string", name)
+	}
+	return s, true, nil
+}
+
+// list and dict return a setting that must be a list or a dict; nil when
+// it is not set.
+func (r pyConf) list(name string) ([]any, int, error) {
+	v, line, err := r.get(name)
+	if err != nil || v == nil {
+		return nil, line, err
+	}
+	items, ok := v.([]any)
+	if !ok {
+		return nil, line, r.fail(line, "%s is not a list", name)
+	}
+	return items, line, nil
+}
+
+func (r pyConf) dict(name string) (*pyDict, int, error) {
+	v, line, err := r.get(name)
+	if err != nil || v == nil {
+		return nil, line, err
+	}
+	d, ok := v.(*pyDict)
+	if !ok {
+		return nil, line, r.fail(line, "%s is not a dict", name)
+	}
+	return d, line, nil
+}
+
+// dicts is a setting that must be a list of dicts.
+func (r pyConf) dicts(name string) ([]*pyDict, error) {
+	items, line, err := r.list(name)
+	if err != nil {
 		return nil, err
-	} else if items != nil {
-		ub.Needs.Types = []ubType{}
-		for i, it := range items {
-			d, ok := it.(*pyDict)
-			if !ok {
-				return nil, fail(line, "needs_types: entry %d is not a dict", i+1)
-			}
-			var t ubType
-			if s, ok := d.vals["directive"].(string); ok {
-				t.Directive = &s
-			}
-			t.Title = pyStr(d, "title")
-			t.Prefix = pyStr(d, "prefix")
-			t.Color = pyStr(d, "color")
-			t.Style = pyStr(d, "style")
-			ub.Needs.Types = append(ub.Needs.Types, t)
+	}
+	out := make([]*pyDict, 0, len(items))
+	for i, it := range items {
+		d, ok := it.(*pyDict)
+		if !ok {
+			return nil, r.fail(line, "%s: entry %d is not a dict", name, i+1)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// project reads the project's name and version.
+func (r pyConf) project(cp *confPyNeeds) error {
+	s, _, err := r.str("project")
+	if err != nil {
+		return err
+	}
+	cp.ub.Project.Name = s
+	for _, name := range []string{"version", "release"} {
+		if s, ok, err := r.str(name); err != nil {
+			return err
+		} else if ok && cp.ub.Project.Version == "" {
+			cp.ub.Project.Version = s
 		}
 	}
+	return nil
+}
 
+// types reads needs_types, a list of dicts.
+func (r pyConf) types(cp *confPyNeeds) error {
+	if _, set := r.vars["needs_types"]; !set {
+		return nil
+	}
+	ds, err := r.dicts("needs_types")
+	if err != nil {
+		return err
+	}
+	cp.ub.Needs.Types = []ubType{}
+	for _, d := range ds {
+		var t ubType
+		if s, ok := d.vals["directive"].(string); ok {
+			t.Directive = &s
+		}
+		t.Title, t.Prefix, t.Color, t.Style = pyStr(d, "title"), pyStr(d, "prefix"), pyStr(d, "color"), pyStr(d, "style")
+		cp.ub.Needs.Types = append(cp.ub.Needs.Types, t)
+	}
+	return nil
+}
+
+// links reads needs_extra_links (a list of dicts) and sphinx-needs 8's
+// needs_links ({"name": {...}}), and the order of needs_fields.
+func (r pyConf) links(cp *confPyNeeds) error {
 	link := func(d *pyDict) ubLink {
 		var l ubLink
 		if s, ok := d.vals["option"].(string); ok {
@@ -180,133 +219,143 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 		}
 		return l
 	}
-	if items, line, err := list("needs_extra_links"); err != nil {
-		return nil, err
-	} else {
-		for i, it := range items {
-			d, ok := it.(*pyDict)
-			if !ok {
-				return nil, fail(line, "needs_extra_links: entry %d is not a dict", i+1)
-			}
-			ub.Needs.ExtraLinks = append(ub.Needs.ExtraLinks, link(d))
-		}
+	ds, err := r.dicts("needs_extra_links")
+	if err != nil {
+		return err
 	}
-	// sphinx-needs 8: needs_links = {"name": {...}}, needs_fields = {"name": {...}}.
-	if d, _, err := dict("needs_links"); err != nil {
-		return nil, err
+	for _, d := range ds {
+		cp.ub.Needs.ExtraLinks = append(cp.ub.Needs.ExtraLinks, link(d))
+	}
+	if d, _, err := r.dict("needs_links"); err != nil {
+		return err
 	} else if d != nil {
-		ub.Needs.Links = map[string]ubLink{}
+		cp.ub.Needs.Links = map[string]ubLink{}
 		for _, k := range d.keys {
 			sub, _ := d.vals[k].(*pyDict)
 			if sub == nil {
 				sub = &pyDict{vals: map[string]any{}}
 			}
-			ub.Needs.Links[k] = link(sub)
+			cp.ub.Needs.Links[k] = link(sub)
 			cp.linkOrder = append(cp.linkOrder, k)
 		}
 	}
-	if d, _, err := dict("needs_fields"); err != nil {
-		return nil, err
+	if d, _, err := r.dict("needs_fields"); err != nil {
+		return err
 	} else if d != nil {
 		cp.fieldOrder = slices.Clone(d.keys)
 	}
-	if items, _, err := list("needs_extra_options"); err != nil {
-		return nil, err
-	} else {
-		for _, it := range items {
-			switch x := it.(type) {
-			case string:
-				ub.Needs.ExtraOptions = append(ub.Needs.ExtraOptions, x)
-			case *pyDict:
-				ub.Needs.ExtraOptions = append(ub.Needs.ExtraOptions, map[string]any{"name": pyStr(x, "name")})
-			default:
-				ub.Needs.ExtraOptions = append(ub.Needs.ExtraOptions, nil)
-			}
+	return nil
+}
+
+// options reads needs_extra_options: names, or dicts with a name.
+func (r pyConf) options(cp *confPyNeeds) error {
+	items, _, err := r.list("needs_extra_options")
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		switch x := it.(type) {
+		case string:
+			cp.ub.Needs.ExtraOptions = append(cp.ub.Needs.ExtraOptions, x)
+		case *pyDict:
+			cp.ub.Needs.ExtraOptions = append(cp.ub.Needs.ExtraOptions, map[string]any{"name": pyStr(x, "name")})
+		default:
+			cp.ub.Needs.ExtraOptions = append(cp.ub.Needs.ExtraOptions, nil)
 		}
 	}
-	if s, ok, err := str("needs_id_regex"); err != nil {
-		return nil, err
+	return nil
+}
+
+// ids reads what shapes IDs and titles: needs_id_regex, needs_id_required,
+// needs_id_length, needs_max_title_length, needs_id_from_title and
+// needs_title_from_content.
+func (r pyConf) ids(cp *confPyNeeds) error {
+	un := &cp.ub.Needs
+	if s, ok, err := r.str("needs_id_regex"); err != nil {
+		return err
 	} else if ok {
-		ub.Needs.IDRegex = &s
+		un.IDRegex = &s
 	}
-	if v, line, err := get("needs_id_required"); err != nil {
-		return nil, err
-	} else if v != nil {
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fail(line, "needs_id_required is not True or False")
-		}
-		ub.Needs.IDRequired = &b
-	}
+	// In order, so that the first bad setting is the one reported.
 	for _, set := range []struct {
 		name string
 		to   **int
-	}{{"needs_id_length", &ub.Needs.IDLength}, {"needs_max_title_length", &ub.Needs.MaxTitleLength}} {
-		if v, line, err := get(set.name); err != nil {
-			return nil, err
+	}{{"needs_id_length", &un.IDLength}, {"needs_max_title_length", &un.MaxTitleLength}} {
+		name, to := set.name, set.to
+		if v, line, err := r.get(name); err != nil {
+			return err
 		} else if v != nil {
 			i, ok := v.(int64)
 			if !ok {
-				return nil, fail(line, "%s is not an integer", set.name)
+				return r.fail(line, "%s is not an integer", name)
 			}
 			n := int(i)
-			*set.to = &n
+			*to = &n
 		}
 	}
 	for _, set := range []struct {
 		name string
 		to   **bool
-	}{{"needs_id_from_title", &ub.Needs.IDFromTitle}, {"needs_title_from_content", &ub.Needs.TitleFromContent}} {
-		if v, line, err := get(set.name); err != nil {
-			return nil, err
+	}{{"needs_id_required", &un.IDRequired}, {"needs_id_from_title", &un.IDFromTitle}, {"needs_title_from_content", &un.TitleFromContent}} {
+		name, to := set.name, set.to
+		if v, line, err := r.get(name); err != nil {
+			return err
 		} else if v != nil {
 			b, ok := v.(bool)
 			if !ok {
-				return nil, fail(line, "%s is not True or False", set.name)
+				return r.fail(line, "%s is not True or False", name)
 			}
-			*set.to = &b
+			*to = &b
 		}
 	}
-	if items, line, err := list("needs_external_needs"); err != nil {
-		return nil, err
-	} else {
-		for i, it := range items {
-			d, ok := it.(*pyDict)
-			if !ok {
-				return nil, fail(line, "needs_external_needs: entry %d is not a dict", i+1)
-			}
-			ub.Needs.ExternalNeeds = append(ub.Needs.ExternalNeeds, ubExternal{
-				BaseURL: pyStr(d, "base_url"), JSONURL: pyStr(d, "json_url"), JSONPath: pyStr(d, "json_path"),
-				Version: pyStr(d, "version"), IDPrefix: pyStr(d, "id_prefix")})
-		}
+	return nil
+}
+
+// external reads needs_external_needs, a list of dicts.
+func (r pyConf) external(cp *confPyNeeds) error {
+	ds, err := r.dicts("needs_external_needs")
+	if err != nil {
+		return err
 	}
-	if d, line, err := dict("needs_string_links"); err != nil {
-		return nil, err
-	} else if d != nil {
-		ub.Needs.StringLinks = map[string]ubStringLink{}
-		for _, k := range d.keys {
-			sub, ok := d.vals[k].(*pyDict)
-			if !ok {
-				return nil, fail(line, "needs_string_links: %q is not a dict", k)
+	for _, d := range ds {
+		cp.ub.Needs.ExternalNeeds = append(cp.ub.Needs.ExternalNeeds, ubExternal{
+			BaseURL: pyStr(d, "base_url"), JSONURL: pyStr(d, "json_url"), JSONPath: pyStr(d, "json_path"),
+			Version: pyStr(d, "version"), IDPrefix: pyStr(d, "id_prefix")})
+	}
+	return nil
+}
+
+// stringLinks reads needs_string_links, a dict of dicts.
+func (r pyConf) stringLinks(cp *confPyNeeds) error {
+	d, line, err := r.dict("needs_string_links")
+	if err != nil || d == nil {
+		return err
+	}
+	cp.ub.Needs.StringLinks = map[string]ubStringLink{}
+	for _, k := range d.keys {
+		sub, ok := d.vals[k].(*pyDict)
+		if !ok {
+			return r.fail(line, "needs_string_links: %q is not a dict", k)
+		}
+		var l ubStringLink
+		str := func(key string) *string {
+			if s, ok := sub.vals[key].(string); ok {
+				return &s
 			}
-			var l ubStringLink
-			for key, to := range map[string]**string{"regex": &l.Regex, "link_url": &l.LinkURL, "link_name": &l.LinkName} {
-				if s, ok := sub.vals[key].(string); ok {
-					*to = &s
+			return nil
+		}
+		l.Regex, l.LinkURL, l.LinkName = str("regex"), str("link_url"), str("link_name")
+		if opts, ok := sub.vals["options"].([]any); ok {
+			l.Options = []string{}
+			for _, o := range opts {
+				if s, ok := o.(string); ok {
+					l.Options = append(l.Options, s)
 				}
 			}
-			if opts, ok := sub.vals["options"].([]any); ok {
-				l.Options = []string{}
-				for _, o := range opts {
-					if s, ok := o.(string); ok {
-						l.Options = append(l.Options, s)
-					}
-				}
-			}
-			ub.Needs.StringLinks[k] = l
 		}
+		cp.ub.Needs.StringLinks[k] = l
 	}
-	return cp, nil
+	return nil
 }
 
 // loadsNeeds reports whether a conf.py loads sphinx-needs: its extensions

@@ -928,36 +928,7 @@ func (ev *evaluator) call(e *expr) (any, *FilterError) {
 		if err := want(1); err != nil {
 			return nil, err
 		}
-		var f float64
-		switch v := args[0].(type) {
-		case int64:
-			f = float64(v)
-		case float64:
-			f = v
-		case bool:
-			if v {
-				f = 1
-			}
-		case string:
-			t := strings.TrimSpace(v)
-			var perr error
-			if e.name == "int" {
-				var i int64
-				i, perr = strconv.ParseInt(t, 10, 64)
-				f = float64(i)
-			} else {
-				f, perr = strconv.ParseFloat(t, 64)
-			}
-			if perr != nil {
-				return nil, ev.fail(e, "invalid literal for %s(): %s", e.name, pyRepr(v))
-			}
-		default:
-			return nil, ev.fail(e, "%s() argument must be a string or a number, not %s", e.name, pyType(args[0]))
-		}
-		if e.name == "int" {
-			return int64(math.Trunc(f)), nil
-		}
-		return f, nil
+		return ev.number(e, args[0])
 	case "any", "all":
 		if err := want(1); err != nil {
 			return nil, err
@@ -976,6 +947,40 @@ func (ev *evaluator) call(e *expr) (any, *FilterError) {
 	return nil, ev.fail(e, "unknown function %q", e.name)
 }
 
+// number is int(v) or float(v), as Python converts a string or a number.
+func (ev *evaluator) number(e *expr, v any) (any, *FilterError) {
+	var f float64
+	switch x := v.(type) {
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	case bool:
+		if x {
+			f = 1
+		}
+	case string:
+		t := strings.TrimSpace(x)
+		var perr error
+		if e.name == "int" {
+			var i int64
+			i, perr = strconv.ParseInt(t, 10, 64)
+			f = float64(i)
+		} else {
+			f, perr = strconv.ParseFloat(t, 64)
+		}
+		if perr != nil {
+			return nil, ev.fail(e, "invalid literal for %s(): %s", e.name, pyRepr(x))
+		}
+	default:
+		return nil, ev.fail(e, "%s() argument must be a string or a number, not %s", e.name, pyType(v))
+	}
+	if e.name == "int" {
+		return int64(math.Trunc(f)), nil
+	}
+	return f, nil
+}
+
 func (ev *evaluator) method(e *expr) (any, *FilterError) {
 	vals, err := ev.args(e, 0)
 	if err != nil {
@@ -985,123 +990,140 @@ func (ev *evaluator) method(e *expr) (any, *FilterError) {
 	if !ok {
 		return nil, ev.fail(e, "%s has no attribute %q", pyType(vals[0]), e.name)
 	}
-	args := vals[1:]
-	strArg := func(i int) (string, *FilterError) {
-		if i >= len(args) {
-			return "", ev.fail(e, "%s() needs more arguments", e.name)
-		}
-		a, ok := args[i].(string)
-		if !ok {
-			return "", ev.fail(e, "%s() argument must be str, not %s", e.name, pyType(args[i]))
-		}
-		return a, nil
-	}
+	m := strMethod{ev: ev, e: e, s: s, args: vals[1:]}
 	switch e.name {
 	case "startswith", "endswith":
-		if len(args) != 1 {
-			return nil, ev.fail(e, "%s() takes one argument here", e.name)
-		}
-		var prefixes []string
-		switch a := args[0].(type) {
-		case string:
-			prefixes = []string{a}
-		case []any:
-			for _, x := range a {
-				xs, ok := x.(string)
-				if !ok {
-					return nil, ev.fail(e, "%s() tuple items must be str, not %s", e.name, pyType(x))
-				}
-				prefixes = append(prefixes, xs)
-			}
-		default:
-			return nil, ev.fail(e, "%s() argument must be str or a tuple of str, not %s", e.name, pyType(args[0]))
-		}
-		for _, x := range prefixes {
-			if e.name == "startswith" && strings.HasPrefix(s, x) || e.name == "endswith" && strings.HasSuffix(s, x) {
-				return true, nil
-			}
-		}
-		return false, nil
+		return m.affix()
 	case "upper":
 		return strings.ToUpper(s), nil
 	case "lower":
 		return strings.ToLower(s), nil
 	case "strip", "lstrip", "rstrip":
-		cut := " \t\n\r\v\f"
-		if len(args) > 0 {
-			c, err := strArg(0)
-			if err != nil {
-				return nil, err
-			}
-			cut = c
-		}
-		switch e.name {
-		case "strip":
-			return strings.Trim(s, cut), nil
-		case "lstrip":
-			return strings.TrimLeft(s, cut), nil
-		}
-		return strings.TrimRight(s, cut), nil
+		return m.strip()
 	case "isdigit":
-		if s == "" {
-			return false, nil
-		}
-		for _, r := range s {
-			if r < '0' || r > '9' {
-				return false, nil
-			}
-		}
-		return true, nil
+		return s != "" && strings.Trim(s, "0123456789") == "", nil
 	case "replace":
-		a, err := strArg(0)
+		a, err := m.arg(0)
 		if err != nil {
 			return nil, err
 		}
-		b, err := strArg(1)
+		b, err := m.arg(1)
 		if err != nil {
 			return nil, err
 		}
 		return strings.ReplaceAll(s, a, b), nil
 	case "split":
-		var parts []string
-		if len(args) == 0 {
-			parts = strings.Fields(s)
-		} else {
-			sep, err := strArg(0)
-			if err != nil {
-				return nil, err
-			}
-			if sep == "" {
-				return nil, ev.fail(e, "empty separator")
-			}
-			parts = strings.Split(s, sep)
-		}
-		out := make([]any, len(parts))
-		for i, x := range parts {
-			out[i] = x
-		}
-		return out, nil
-	case "count":
-		a, err := strArg(0)
-		if err != nil {
-			return nil, err
-		}
-		if a == "" {
-			return int64(utf8.RuneCountInString(s) + 1), nil
-		}
-		return int64(strings.Count(s, a)), nil
-	case "find":
-		a, err := strArg(0)
-		if err != nil {
-			return nil, err
-		}
-		i := strings.Index(s, a)
-		if i < 0 {
-			return int64(-1), nil
-		}
-		return int64(utf8.RuneCountInString(s[:i])), nil
+		return m.split()
+	case "count", "find":
+		return m.search()
 	}
 	return nil, ev.fail(e, "unknown method %q", e.name)
+}
+
+// strMethod is a call of a string method: s.name(args).
+type strMethod struct {
+	ev   *evaluator
+	e    *expr
+	s    string
+	args []any
+}
+
+// arg is the i-th argument, which must be a string.
+func (m strMethod) arg(i int) (string, *FilterError) {
+	if i >= len(m.args) {
+		return "", m.ev.fail(m.e, "%s() needs more arguments", m.e.name)
+	}
+	a, ok := m.args[i].(string)
+	if !ok {
+		return "", m.ev.fail(m.e, "%s() argument must be str, not %s", m.e.name, pyType(m.args[i]))
+	}
+	return a, nil
+}
+
+// affix is startswith and endswith, of a string or a tuple of them.
+func (m strMethod) affix() (any, *FilterError) {
+	if len(m.args) != 1 {
+		return nil, m.ev.fail(m.e, "%s() takes one argument here", m.e.name)
+	}
+	var affixes []string
+	switch a := m.args[0].(type) {
+	case string:
+		affixes = []string{a}
+	case []any:
+		for _, x := range a {
+			xs, ok := x.(string)
+			if !ok {
+				return nil, m.ev.fail(m.e, "%s() tuple items must be str, not %s", m.e.name, pyType(x))
+			}
+			affixes = append(affixes, xs)
+		}
+	default:
+		return nil, m.ev.fail(m.e, "%s() argument must be str or a tuple of str, not %s", m.e.name, pyType(m.args[0]))
+	}
+	for _, x := range affixes {
+		if m.e.name == "startswith" && strings.HasPrefix(m.s, x) || m.e.name == "endswith" && strings.HasSuffix(m.s, x) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func (m strMethod) strip() (any, *FilterError) {
+	cut := " \t\n\r\v\f"
+	if len(m.args) > 0 {
+		c, err := m.arg(0)
+		if err != nil {
+			return nil, err
+		}
+		cut = c
+	}
+	switch m.e.name {
+	case "strip":
+		return strings.Trim(m.s, cut), nil
+	case "lstrip":
+		return strings.TrimLeft(m.s, cut), nil
+	}
+	return strings.TrimRight(m.s, cut), nil
+}
+
+func (m strMethod) split() (any, *FilterError) {
+	var parts []string
+	if len(m.args) == 0 {
+		parts = strings.Fields(m.s)
+	} else {
+		sep, err := m.arg(0)
+		if err != nil {
+			return nil, err
+		}
+		if sep == "" {
+			return nil, m.ev.fail(m.e, "empty separator")
+		}
+		parts = strings.Split(m.s, sep)
+	}
+	out := make([]any, len(parts))
+	for i, x := range parts {
+		out[i] = x
+	}
+	return out, nil
+}
+
+// search is count and find.
+func (m strMethod) search() (any, *FilterError) {
+	a, err := m.arg(0)
+	if err != nil {
+		return nil, err
+	}
+	if m.e.name == "count" {
+		if a == "" {
+			return int64(utf8.RuneCountInString(m.s) + 1), nil
+		}
+		return int64(strings.Count(m.s, a)), nil
+	}
+	i := strings.Index(m.s, a)
+	if i < 0 {
+		return int64(-1), nil
+	}
+	return int64(utf8.RuneCountInString(m.s[:i])), nil
 }
 
 // Python values.

@@ -71,37 +71,7 @@ func (d *Document) Map() map[string]any {
 		project = NewProject()
 	}
 	fields := d.linkFields(project)
-	links := make([]map[string][]Link, len(d.Needs))
-	for i := range d.Needs {
-		links[i] = d.Needs[i].Links
-		cloned := false
-		// sphinx-needs' "copy": a link type's targets are also links.
-		for _, lt := range project.Links {
-			if lt.Copy && lt.Option != "links" && len(links[i][lt.Option]) > 0 {
-				if !cloned { // d is only read
-					links[i], cloned = maps.Clone(links[i]), true
-				}
-				links[i]["links"] = append(slices.Clip(links[i]["links"]), links[i][lt.Option]...)
-			}
-		}
-	}
-	back := make([]map[string][]string, len(d.Needs))
-	for i := range d.Needs {
-		from := d.Needs[i].ID
-		for opt, list := range links[i] {
-			for _, e := range list {
-				if e.To < 0 {
-					continue
-				}
-				if back[e.To] == nil {
-					back[e.To] = map[string][]string{}
-				}
-				if !slices.Contains(back[e.To][opt], from) {
-					back[e.To][opt] = append(back[e.To][opt], from)
-				}
-			}
-		}
-	}
+	links, back := d.resolved(project)
 	needs := map[string]map[string]any{}
 	for i := range d.Needs {
 		n := &d.Needs[i]
@@ -157,6 +127,44 @@ func (d *Document) Map() map[string]any {
 		"project":         project.Project,
 		"versions":        map[string]any{project.Version: version},
 	}
+}
+
+// resolved are every need's links, with the targets of the link types
+// that copy theirs also in "links", and every need's back links by link
+// field (d is only read).
+func (d *Document) resolved(project *Project) ([]map[string][]Link, []map[string][]string) {
+	links := make([]map[string][]Link, len(d.Needs))
+	for i := range d.Needs {
+		links[i] = d.Needs[i].Links
+		cloned := false
+		// sphinx-needs' "copy": a link type's targets are also links.
+		for _, lt := range project.Links {
+			if lt.Copy && lt.Option != "links" && len(links[i][lt.Option]) > 0 {
+				if !cloned {
+					links[i], cloned = maps.Clone(links[i]), true
+				}
+				links[i]["links"] = append(slices.Clip(links[i]["links"]), links[i][lt.Option]...)
+			}
+		}
+	}
+	back := make([]map[string][]string, len(d.Needs))
+	for i := range d.Needs {
+		from := d.Needs[i].ID
+		for opt, list := range links[i] {
+			for _, e := range list {
+				if e.To < 0 {
+					continue
+				}
+				if back[e.To] == nil {
+					back[e.To] = map[string][]string{}
+				}
+				if !slices.Contains(back[e.To][opt], from) {
+					back[e.To][opt] = append(back[e.To][opt], from)
+				}
+			}
+		}
+	}
+	return links, back
 }
 
 // linkFields are every link field of the document: the project's link

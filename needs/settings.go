@@ -54,26 +54,9 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 	if s != nil && s.Enabled != nil && !*s.Enabled {
 		return nil, nil
 	}
-	path := ""
-	var found *confPyNeeds // the conf.py found, read
-	switch {
-	case s != nil && s.Config != nil:
-		path = filepath.Join(root, filepath.FromSlash(*s.Config))
-		// A link to a missing file is there, and refused as such when read.
-		if _, err := os.Lstat(path); err != nil {
-			return nil, &cfgfile.Error{File: segFile, Line: cfgfile.LineInSection(segRaw, "needs", "config"),
-				Msg: fmt.Sprintf("[needs] config %q: cannot read it: %v", *s.Config, errors.Unwrap(err))}
-		}
-	default:
-		p := filepath.Join(root, UBProjectFile)
-		if st, err := os.Stat(p); cfgfile.Present(p) && (err != nil || !st.IsDir()) {
-			path = p
-		} else {
-			var err error
-			if path, found, err = findConfPy(root); err != nil {
-				return nil, err
-			}
-		}
+	path, found, err := locate(root, s, segFile, segRaw)
+	if err != nil {
+		return nil, err
 	}
 	n := NewProject()
 	var ub ubFile
@@ -118,7 +101,6 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 		n.SrcDir = root
 	}
 	if readTOML {
-		var err error
 		if data, linkOrder, fieldOrder, err = decodeUBProject(path, &ub); err != nil {
 			return nil, err
 		}
@@ -148,21 +130,31 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 	}
 	n.Project, n.Version = ub.Project.Name, ub.Project.Version
 	if s != nil {
-		if s.Project != nil {
-			n.Project = *s.Project
-		}
-		if s.Version != nil {
-			n.Version = *s.Version
-		}
-		if err := s.apply(segFile, segRaw, n); err != nil {
+		if err := s.apply(root, segFile, segRaw, n); err != nil {
 			return nil, err
-		}
-		n.Fetched = map[string]string{}
-		for url, local := range s.External {
-			n.Fetched[url] = filepath.Join(root, filepath.FromSlash(local))
 		}
 	}
 	return n, nil
+}
+
+// locate is the project file: seg.toml's [needs] config, else
+// ubproject.toml at the root, else the first conf.py that loads
+// sphinx-needs (read: found), else "".
+func locate(root string, s *Settings, segFile string, segRaw []byte) (path string, found *confPyNeeds, err error) {
+	if s != nil && s.Config != nil {
+		path = filepath.Join(root, filepath.FromSlash(*s.Config))
+		// A link to a missing file is there, and refused as such when read.
+		if _, err := os.Lstat(path); err != nil {
+			return "", nil, &cfgfile.Error{File: segFile, Line: cfgfile.LineInSection(segRaw, "needs", "config"),
+				Msg: fmt.Sprintf("[needs] config %q: cannot read it: %v", *s.Config, errors.Unwrap(err))}
+		}
+		return path, nil, nil
+	}
+	p := filepath.Join(root, UBProjectFile)
+	if st, err := os.Stat(p); cfgfile.Present(p) && (err != nil || !st.IsDir()) {
+		return p, nil, nil
+	}
+	return findConfPy(root)
 }
 
 // setDocRoot sets the folder needs.json's docnames start at: Sphinx's
@@ -175,9 +167,20 @@ func (n *Project) setDocRoot(root, srcdir string) {
 	}
 }
 
-// apply maps the project's types and links as seg.toml's [needs.types]
-// and [needs.links] say.
-func (s *Settings) apply(segFile string, segRaw []byte, n *Project) error {
+// apply sets what seg.toml's [needs] table says of the project: its name
+// and version, the local copies of URLs, and the mapping of its types and
+// links ([needs.types], [needs.links]).
+func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error {
+	if s.Project != nil {
+		n.Project = *s.Project
+	}
+	if s.Version != nil {
+		n.Version = *s.Version
+	}
+	n.Fetched = map[string]string{}
+	for url, local := range s.External {
+		n.Fetched[url] = filepath.Join(root, filepath.FromSlash(local))
+	}
 	fail := func(section, key, format string, args ...any) error {
 		return &cfgfile.Error{File: segFile, Line: cfgfile.LineInSection(segRaw, section, key), Msg: fmt.Sprintf(format, args...)}
 	}

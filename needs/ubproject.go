@@ -25,22 +25,25 @@ type ubFile struct {
 		// relative to the file: Sphinx's document names start there.
 		Srcdir string `toml:"srcdir"`
 	} `toml:"project"`
-	Needs struct {
-		Types        []ubType          `toml:"types"`
-		ExtraLinks   []ubLink          `toml:"extra_links"`
-		Links        map[string]ubLink `toml:"links"`
-		ExtraOptions []any             `toml:"extra_options"`
-		Fields       map[string]any    `toml:"fields"`
-		IDRegex      *string           `toml:"id_regex"`
-		IDRequired   *bool             `toml:"id_required"`
-		// How sphinx-needs makes IDs and titles it is not given.
-		IDLength         *int                    `toml:"id_length"`
-		IDFromTitle      *bool                   `toml:"id_from_title"`
-		TitleFromContent *bool                   `toml:"title_from_content"`
-		MaxTitleLength   *int                    `toml:"max_title_length"`
-		ExternalNeeds    []ubExternal            `toml:"external_needs"`
-		StringLinks      map[string]ubStringLink `toml:"string_links"`
-	} `toml:"needs"`
+	Needs ubNeeds `toml:"needs"`
+}
+
+// ubNeeds is what seg reads of the [needs] table.
+type ubNeeds struct {
+	Types        []ubType          `toml:"types"`
+	ExtraLinks   []ubLink          `toml:"extra_links"`
+	Links        map[string]ubLink `toml:"links"`
+	ExtraOptions []any             `toml:"extra_options"`
+	Fields       map[string]any    `toml:"fields"`
+	IDRegex      *string           `toml:"id_regex"`
+	IDRequired   *bool             `toml:"id_required"`
+	// How sphinx-needs makes IDs and titles it is not given.
+	IDLength         *int                    `toml:"id_length"`
+	IDFromTitle      *bool                   `toml:"id_from_title"`
+	TitleFromContent *bool                   `toml:"title_from_content"`
+	MaxTitleLength   *int                    `toml:"max_title_length"`
+	ExternalNeeds    []ubExternal            `toml:"external_needs"`
+	StringLinks      map[string]ubStringLink `toml:"string_links"`
 }
 
 type ubExternal struct {
@@ -189,6 +192,15 @@ func readUBProject(path string, data []byte, linkOrder, fieldOrder []string, ub 
 		}
 	}
 
+	return readIDs(path, data, un, n)
+}
+
+// readIDs reads what shapes IDs and titles, the external needs and the
+// string links of a decoded file.
+func readIDs(path string, data []byte, un *ubNeeds, n *Project) error {
+	fail := func(line int, format string, args ...any) error {
+		return &cfgfile.Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
 	n.IDRequired = un.IDRequired != nil && *un.IDRequired
 	pat := DefaultIDPattern
 	if un.IDRegex != nil {

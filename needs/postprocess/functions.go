@@ -273,69 +273,13 @@ func (t *tree) call(n *need, src string, at source.Span) (res any, ok bool) {
 			return fail(CodeInvalidFunc, "%s", err)
 		}
 	}
-	self := fields{t, n}
-	get := func(id string) (*need, bool) {
-		m, ok := t.byID[id]
-		return m, ok
-	}
-	str := func(name string) (string, bool) {
-		s, ok := args[name].(string)
-		return s, ok
-	}
 	switch c.Name {
 	case "echo":
 		return args["text"], true
 	case "test":
 		return fmt.Sprintf("Test output of need %s. args: %s. kwargs: %s", t.node(n).ID, pyTuple(c.Args), pyDict(c.Keys, c.Kwargs)), true
 	case "copy":
-		opt, okOpt := str("option")
-		if !okOpt {
-			return fail(CodeInvalidFunc, "copy() takes the option's name as a string")
-		}
-		src := n
-		if id, _ := str("need_id"); id != "" {
-			m, ok := get(id)
-			if !ok {
-				return fail(CodeInvalidFunc, "copy(): no need has the ID %q", id)
-			}
-			src = m
-		}
-		if fs, _ := str("filter"); fs != "" {
-			f, ferr := needs.ParseFilter(fs)
-			if ferr != nil {
-				t.diag(filterDiag(ferr, at, fs))
-				return nil, false
-			}
-			for _, m := range t.needs {
-				hit, ferr := f.Match(fields{t, m}, needs.FilterContext{Docname: m.docname, Current: self})
-				if ferr != nil {
-					t.diag(filterDiag(ferr, at, fs))
-					return nil, false
-				}
-				if hit {
-					src = m
-					break
-				}
-			}
-		}
-		v, ok := fields{t, src}.Field(opt)
-		if !ok {
-			return fail(CodeInvalidFunc, "copy(): the need has no field %q", opt)
-		}
-		if _, nc := v.(needs.NotComputed); nc {
-			return fail(CodeUnsupportedFunc, "copy() of the field %q, which seg does not compute", opt)
-		}
-		if needs.Truthy(args["lower"]) || needs.Truthy(args["upper"]) {
-			s, isStr := v.(string)
-			if !isStr {
-				return fail(CodeInvalidFunc, "copy(): lower or upper on a value that is no string")
-			}
-			if needs.Truthy(args["lower"]) {
-				return strings.ToLower(s), true
-			}
-			return strings.ToUpper(s), true
-		}
-		return v, true
+		return t.copyFunc(n, args, at, fail)
 	case "check_linked_values":
 		return t.checkLinkedValues(n, args, at, fail)
 	case "calc_sum":
@@ -344,6 +288,60 @@ func (t *tree) call(n *need, src string, at source.Span) (res any, ok bool) {
 		return t.linksFromContent(n, args, at, fail)
 	}
 	return fail(CodeUnsupportedFunc, "unknown function")
+}
+
+// copyFunc is sphinx-needs' copy: a field of need n, of need_id, or of
+// the first need the filter selects (with current_need n), lower- or
+// upper-cased.
+func (t *tree) copyFunc(n *need, args map[string]any, at source.Span, fail failFunc) (any, bool) {
+	opt, okOpt := args["option"].(string)
+	if !okOpt {
+		return fail(CodeInvalidFunc, "copy() takes the option's name as a string")
+	}
+	src := n
+	if id, _ := args["need_id"].(string); id != "" {
+		m, ok := t.byID[id]
+		if !ok {
+			return fail(CodeInvalidFunc, "copy(): no need has the ID %q", id)
+		}
+		src = m
+	}
+	filter, ok := t.argFilter(args, "filter", at)
+	if !ok {
+		return nil, false
+	}
+	if filter != nil {
+		for _, m := range t.needs {
+			hit, ferr := filter.Match(fields{t, m}, needs.FilterContext{Docname: m.docname, Current: fields{t, n}})
+			if ferr != nil {
+				t.diag(filterDiag(ferr, at, filter.Source))
+				return nil, false
+			}
+			if hit {
+				src = m
+				break
+			}
+		}
+	}
+	v, ok := fields{t, src}.Field(opt)
+	if !ok {
+		return fail(CodeInvalidFunc, "copy(): the need has no field %q", opt)
+	}
+	if _, nc := v.(needs.NotComputed); nc {
+		return fail(CodeUnsupportedFunc, "copy() of the field %q, which seg does not compute", opt)
+	}
+	lower, upper := needs.Truthy(args["lower"]), needs.Truthy(args["upper"])
+	if !lower && !upper {
+		return v, true
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return fail(CodeInvalidFunc, "copy(): lower or upper on a value that is no string")
+	}
+	if lower {
+		return strings.ToLower(s), true
+	}
+	return strings.ToUpper(s), true
 }
 
 // bind matches a call's arguments with a built-in's parameters.

@@ -96,21 +96,7 @@ func (t *tree) needimport(fi, idx int) {
 		return
 	}
 	p := t.in.Project
-	local := ""
-	if !isURL(arg) {
-		if strings.HasPrefix(arg, "/") {
-			local = filepath.Join(p.SrcDir, filepath.FromSlash(arg[1:]))
-		} else {
-			docDir := filepath.Dir(filepath.Join(t.in.Root, filepath.FromSlash(t.files[fi].Path)))
-			local = filepath.Join(docDir, filepath.FromSlash(arg))
-			if _, err := os.Stat(local); err != nil {
-				// The old way: relative to conf.py's folder.
-				if old := filepath.Join(p.SrcDir, filepath.FromSlash(arg)); fileExists(old) {
-					local = old
-				}
-			}
-		}
-	}
+	local := t.importPath(fi, arg)
 	version := optionValue(&ins, "version")
 	f, _, fetch, msg := t.load(arg, local, version)
 	switch {
@@ -131,22 +117,22 @@ func (t *tree) needimport(fi, idx int) {
 		filter = fl
 	}
 	prefix := optionValue(&ins, "id_prefix")
-	var extraTags []string
-	if v := optionValue(&ins, "tags"); v != "" {
-		for _, tg := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' }) {
-			extraTags = append(extraTags, strings.TrimSpace(tg))
-		}
-	}
+	extraTags := splitTags(optionValue(&ins, "tags"))
 	ids := map[string]bool{}
 	for _, rn := range f.Needs {
 		ids[rn.Str("id")] = true
+	}
+	rename := func(id string) string {
+		if prefix != "" && ids[id] {
+			return prefix + id
+		}
+		return id
 	}
 	var made []parser.Node
 	for k := range f.Needs {
 		rn := &f.Needs[k]
 		if filter != nil {
-			fields := readFields{rn}
-			ok, ferr := filter.Match(fields, needs.FilterContext{Docname: rn.Str("docname")})
+			ok, ferr := filter.Match(readFields{rn}, needs.FilterContext{Docname: rn.Str("docname")})
 			if ferr != nil {
 				t.diag(filterDiag(ferr, optionSpan(&ins, "filter"), filter.Source))
 				return
@@ -163,13 +149,7 @@ func (t *tree) needimport(fi, idx int) {
 		}
 		nd := parser.Node{Kind: kind, Directive: typ, ID: prefix + rn.Str("id"), Title: rn.Str("title"),
 			Pos: ins.Pos, Parent: ins.Parent}
-		tags := append(rn.Strings("tags"), extraTags...)
-		nd.Options = t.readOptions(rn, ins.Pos, tags, func(id string) string {
-			if prefix != "" && ids[id] {
-				return prefix + id
-			}
-			return id
-		})
+		nd.Options = t.readOptions(rn, ins.Pos, append(rn.Strings("tags"), extraTags...), rename)
 		made = append(made, nd)
 	}
 	if len(made) == 0 {
@@ -183,6 +163,37 @@ func (t *tree) needimport(fi, idx int) {
 		t.files[fi].Nodes = append(t.files[fi].Nodes, nd)
 		t.imported[[2]int{fi, len(t.files[fi].Nodes) - 1}] = true
 	}
+}
+
+// importPath is the file a needimport of the document fi names (a URL is
+// left as it is): relative to the document, or to conf.py's folder when it
+// starts with "/", or, the old way, relative to conf.py's folder when no
+// file is beside the document.
+func (t *tree) importPath(fi int, arg string) string {
+	p := t.in.Project
+	switch {
+	case isURL(arg):
+		return ""
+	case strings.HasPrefix(arg, "/"):
+		return filepath.Join(p.SrcDir, filepath.FromSlash(arg[1:]))
+	}
+	docDir := filepath.Dir(filepath.Join(t.in.Root, filepath.FromSlash(t.files[fi].Path)))
+	local := filepath.Join(docDir, filepath.FromSlash(arg))
+	if _, err := os.Stat(local); err != nil {
+		if old := filepath.Join(p.SrcDir, filepath.FromSlash(arg)); fileExists(old) {
+			return old
+		}
+	}
+	return local
+}
+
+// splitTags splits a needimport's :tags: on "," and ";".
+func splitTags(v string) []string {
+	var out []string
+	for _, tg := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' }) {
+		out = append(out, strings.TrimSpace(tg))
+	}
+	return out
 }
 
 func fileExists(p string) bool {
