@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -256,17 +257,17 @@ func TestConfigHashCoversConfig(t *testing.T) {
 		"no id pattern":    func(c *parser.Config) { c.IDPattern = nil },
 		"name into kind":   func(c *parser.Config) { c.ExtraOptions["a"] = true; c.Literal["b"] = true },
 		"name into kind 2": func(c *parser.Config) { c.ExtraOptions["b"] = true; c.Literal["a"] = true },
-		"needs":            func(c *parser.Config) { c.Needs = parser.NewNeeds() },
+		"needs":            func(c *parser.Config) { c.Needs = needs.NewProject() },
 		"needs type": func(c *parser.Config) {
-			c.Needs = parser.NewNeeds()
-			c.Needs.AddType(parser.NeedType{Directive: "req"})
+			c.Needs = needs.NewProject()
+			c.Needs.AddType(needs.NeedType{Directive: "req"})
 		},
 		"needs link edge": func(c *parser.Config) {
-			c.Needs = parser.NewNeeds()
-			c.Needs.AddLink(parser.LinkType{Option: "links", Edge: "refines"})
+			c.Needs = needs.NewProject()
+			c.Needs.AddLink(needs.LinkType{Option: "links", Edge: "refines"})
 		},
 		"needs id required": func(c *parser.Config) {
-			c.Needs = parser.NewNeeds()
+			c.Needs = needs.NewProject()
 			c.Needs.IDRequired = true
 		},
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/seg-trace/seg/cache"
@@ -17,6 +18,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/needs/postprocess"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/results"
@@ -72,6 +74,9 @@ type Options struct {
 	// FailOn is what fails the check (--fail-on); 0 leaves it to the
 	// config's [check] fail_on, or else DefaultFailOn.
 	FailOn FailOn
+	// AllowEmpty: a tree without any requirement is no error
+	// (--allow-empty; seg.toml's allow_empty does the same).
+	AllowEmpty bool
 }
 
 // Stats is what the parse cache did in one run.
@@ -98,11 +103,16 @@ type Check struct {
 
 	// Lock is what seg.lock holds (empty when the tree has none).
 	Lock *pins.Lock
+	// Suppressed are the diagnostics the project's suppress_warnings
+	// silences: not counted, not shown but in JSON.
+	Suppressed []Suppressed
 
-	// only, when set, narrows the requirements shown (Narrow).
+	// only, when set, narrows the requirements shown (Narrow, Filter).
 	only func(Requirement) bool
 	// deps are the source files the run read (sources.go).
 	deps string
+	// shown, when set, are the nodes a filtered check draws (Filter).
+	shown map[*graph.Node]bool
 }
 
 // Run reads, builds and evaluates the tree. Its error means seg cannot do
@@ -140,6 +150,13 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 	for _, f := range parsed {
 		diags = append(diags, f.Diagnostics...)
 	}
+	// A sphinx-needs tree as sphinx-needs holds it once it has read every
+	// document (:delete:, needimport, external needs, parent_needs,
+	// needextend, dynamic functions).
+	pp := postprocess.Run(postprocess.Input{Root: t.Root, Files: fset, Parsed: parsed,
+		Project: t.Config.Parser.Needs, Config: t.Config.Parser})
+	parsed = pp.Parsed
+	diags = append(diags, pp.Diagnostics...)
 	rs, err := t.loadResults(o, fset, parsed)
 	if err != nil {
 		return nil, err
@@ -157,18 +174,25 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 		return nil, err
 	}
 	diags = append(diags, lock.Diagnostics...)
-	g, gdiags := graph.BuildPinned(fset, parsed, rs.outcomes, t.Config.Parser, lock.Pins)
+	extra := rs.outcomes
+	if len(pp.External) > 0 {
+		extra = append(slices.Clip(extra), pp.External...)
+	}
+	g, gdiags := graph.BuildPinned(fset, parsed, extra, t.Config.Parser, lock.Pins)
 	diags = append(diags, gdiags...)
 	at := evaluate.Day(o.At)
 	res := evaluate.EvaluateWith(g, evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays})
 	diags = append(diags, res.Diagnostics...)
+	diags = t.unmapped(fset, diags, g, o)
 	diags.Sort(fset)
-	return &Check{
+	c := &Check{
 		Root: t.Root, At: at, Config: t.Config, Files: fset, Parsed: parsed,
 		Graph: g, Result: res, Diagnostics: diags, Lock: lock,
 		Outcomes: rs.outcomes, Unmatched: rs.unmatched, deps: deps,
 		FailOn: cmp.Or(o.FailOn, t.FailOn),
-	}, nil
+	}
+	c.suppress(t.Config.Parser.Needs)
+	return c, nil
 }
 
 // Counts are the figures of a summary line.

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/seg-trace/seg/config"
+	"github.com/seg-trace/seg/internal/cfgfile"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
 )
@@ -19,7 +19,7 @@ func (t *Tree) readLock(fset *source.FileSet) (*pins.Lock, error) {
 	if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
 		return &pins.Lock{}, nil
 	}
-	data, err := config.ReadFile(name)
+	data, err := cfgfile.Read(name)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", name, err)
 	}

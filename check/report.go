@@ -1,10 +1,14 @@
 package check
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/seg-trace/seg/cache"
@@ -39,6 +43,16 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	if err != nil {
 		return 0, Stats{}, err
 	}
+	if sc.imports {
+		// A needimport reads a needs.json the tree names in an .rst file,
+		// whose bytes the key cannot hold before the tree is parsed.
+		c, stats, err := t.Run(o)
+		if err != nil {
+			return 0, stats, err
+		}
+		code, err := render(c, w)
+		return code, stats, err
+	}
 	wd, _ := os.Getwd()
 	abs, _ := filepath.Abs(t.Root)
 	// seg.lock is read as it is: a lock that cannot be read is no key
@@ -50,6 +64,7 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 		"config", t.Config.File, string(t.Config.Raw),
 		"needs", t.Config.NeedsFile, string(t.Config.NeedsRaw),
 		"lock", string(lock))
+	parts = append(parts, t.needsFiles()...)
 	key := o.Cache.ResultKey(sc.tree, parts...)
 	// A stored report holds only while the source files its run hashed
 	// (the implementations' :source:) are what they were.
@@ -89,6 +104,40 @@ type scan struct {
 	unlisted []*parser.File
 	sums     []scanned
 	tree     []cache.TreeFile
+	// imports: a file of a sphinx-needs tree may hold a needimport.
+	imports bool
+}
+
+// needsFiles are the needs.json files the project names (external needs
+// and the local copies of URLs), each with its bytes, for the result
+// cache's key: a report depends on them.
+func (t *Tree) needsFiles() []string {
+	p := t.Config.Parser.Needs
+	if p == nil {
+		return nil
+	}
+	var names []string
+	for _, e := range p.External {
+		if e.JSONPath != "" {
+			local := e.JSONPath
+			if !filepath.IsAbs(local) {
+				local = filepath.Join(p.SrcDir, filepath.FromSlash(local))
+			}
+			names = append(names, local)
+		}
+	}
+	for _, u := range slices.Sorted(maps.Keys(p.Fetched)) {
+		names = append(names, u, p.Fetched[u])
+	}
+	var parts []string
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			data = []byte("unreadable: " + err.Error())
+		}
+		parts = append(parts, "needs-file", n, string(data))
+	}
+	return parts
 }
 
 // scan lists the tree and hashes every file. The sources are not kept:
@@ -102,15 +151,21 @@ func (t *Tree) scan() (*scan, error) {
 		return nil, err
 	}
 	sc.sums = make([]scanned, len(sc.files))
+	needsTree := t.Config.Parser.Needs != nil
+	var imports atomic.Bool
 	each(len(sc.files), func(i int, buf []byte) []byte {
 		buf, err := sc.files[i].read(buf)
 		if err != nil {
 			sc.sums[i].err = err
 		} else {
 			sc.sums[i].sum = sha256.Sum256(buf)
+			if needsTree && bytes.Contains(bytes.ToLower(buf), []byte("needimport")) {
+				imports.Store(true)
+			}
 		}
 		return buf
 	})
+	sc.imports = imports.Load()
 	sc.tree = make([]cache.TreeFile, 0, len(sc.files)+len(sc.unlisted))
 	for i, f := range sc.files {
 		tf := cache.TreeFile{Path: f.listed.Path, Sum: sc.sums[i].sum}

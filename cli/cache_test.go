@@ -523,12 +523,12 @@ func BenchmarkPhases(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			o := &options{noCache: noCache, at: "2026-11-29"}
 			if !noCache {
-				load(root, o) // fill
+				load(root, o, io.Discard) // fill
 			}
 			var run, out time.Duration
 			for b.Loop() {
 				t0 := time.Now()
-				c, _, err := load(root, o)
+				c, _, err := load(root, o, io.Discard)
 				if err != nil {
 					b.Fatal(err)
 				}

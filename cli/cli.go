@@ -9,14 +9,17 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 )
 
 // Version is seg's version; release builds set it with -ldflags.
@@ -168,6 +171,15 @@ func open(root string, o *options) (*check.Tree, check.Options, error) {
 	opts := check.Options{
 		At: o.evaluationDate(now), Results: o.results, Witnesses: splitList(o.witness), ResultsConfig: o.resultsConfig,
 		FailOn: o.failOn,
+		AllowEmpty: o.allowEmpty,
+	}
+	if err := needsFiles(t, o.needsFiles); err != nil {
+		return nil, check.Options{}, err
+	}
+	if o.filter != "" {
+		if _, ferr := needs.ParseFilter(o.filter); ferr != nil {
+			return nil, check.Options{}, usagef("seg: --filter %s", filterMessage(o.filter, ferr))
+		}
 	}
 	if !o.noCache {
 		if base, ok := cache.BaseDir(); ok {
@@ -177,8 +189,9 @@ func open(root string, o *options) (*check.Tree, check.Options, error) {
 	return t, opts, nil
 }
 
-// load reads, builds and evaluates the tree under root.
-func load(root string, o *options) (*check.Check, check.Stats, error) {
+// load reads, builds and evaluates the tree under root, and narrows it
+// to what --filter selects.
+func load(root string, o *options, stderr io.Writer) (*check.Check, check.Stats, error) {
 	t, opts, err := open(root, o)
 	if err != nil {
 		return nil, check.Stats{}, err
@@ -187,7 +200,74 @@ func load(root string, o *options) (*check.Check, check.Stats, error) {
 	if err != nil {
 		return nil, stats, fmt.Errorf("seg: %v", err)
 	}
-	return c, stats, nil
+	c, err = filtered(c, o, stderr)
+	return c, stats, err
+}
+
+// filtered is the check as --filter selects it; a note on nodes the
+// filter could not be evaluated on goes to stderr.
+func filtered(c *check.Check, o *options, stderr io.Writer) (*check.Check, error) {
+	if o.filter == "" {
+		return c, nil
+	}
+	f, ferr := needs.ParseFilter(o.filter)
+	if ferr != nil {
+		return nil, usagef("seg: --filter %s", filterMessage(o.filter, ferr))
+	}
+	fc, note, err := c.Filter(f)
+	if err != nil {
+		return nil, usagef("seg: %v", err)
+	}
+	if note != "" {
+		fmt.Fprintf(stderr, "seg: warning: %s\n", note)
+	}
+	return fc, nil
+}
+
+// filterMessage shows a filter that cannot be read with a caret under the
+// place, as the text report shows a source line.
+func filterMessage(src string, e *needs.FilterError) string {
+	kind := "is not valid"
+	if e.Unsupported {
+		kind = "is outside what seg evaluates"
+	}
+	if strings.Contains(src, "\n") || e.Offset > len(src) {
+		return fmt.Sprintf("%q %s: %s", src, kind, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s\n    %s\n    %s^", kind, e.Msg, src, strings.Repeat(" ", utf8.RuneCountInString(src[:e.Offset])))
+}
+
+// needsFiles gives the project the local copies of the needs.json files
+// it names by URL (--needs-file URL=FILE, paths relative to the working
+// folder).
+func needsFiles(t *check.Tree, pairs []string) error {
+	if len(pairs) == 0 {
+		return nil
+	}
+	p := t.Config.Parser.Needs
+	if p == nil {
+		return usagef("seg: --needs-file: the tree is no sphinx-needs project")
+	}
+	if p.Fetched == nil {
+		p.Fetched = map[string]string{}
+	}
+	for _, pair := range pairs {
+		// A URL may hold "=" (a query); a file name seldom does.
+		i := strings.LastIndex(pair, "=")
+		if i <= 0 || i == len(pair)-1 {
+			return usagef("seg: --needs-file wants URL=FILE, not %q", pair)
+		}
+		u, file := pair[:i], pair[i+1:]
+		if u == "" || file == "" {
+			return usagef("seg: --needs-file wants URL=FILE, not %q", pair)
+		}
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return usagef("seg: --needs-file %s: %v", pair, err)
+		}
+		p.Fetched[u] = abs
+	}
+	return nil
 }
 
 func splitList(s string) []string {

@@ -49,6 +49,10 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 		if len(only) > 0 && o.blame != "all" {
 			c = c.Narrow(blamed(root, only))
 		}
+		c, err := filtered(c, o, stderr)
+		if err != nil {
+			return 0, err
+		}
 		return exitFor(c), write(w, c, report.TextOptions{Colored: colored, Quiet: o.quiet})
 	}
 	// A tree unchanged since a run with the same flags gets that run's
@@ -56,7 +60,8 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 	// the report depends on; not --output, which only says where it goes.
 	parts := []string{"check", o.format, fmt.Sprint(colored), o.blame,
 		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00"),
-		"fail-on", o.failOn.String(), "quiet", fmt.Sprint(o.quiet)}
+		"fail-on", o.failOn.String(), "quiet", fmt.Sprint(o.quiet),
+		"filter", o.filter, "allow-empty", fmt.Sprint(o.allowEmpty), "needs-files", strings.Join(o.needsFiles, "\x00")}
 	code, stats, err := t.RunReport(opts, parts, w, render)
 	if err != nil {
 		return 0, stats, fmt.Errorf("seg: %v", err)
@@ -214,7 +219,7 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, check.Stats, erro
 	if err := wantFormat("explain", o); err != nil {
 		return 0, check.Stats{}, err
 	}
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, stderr)
 	if err != nil {
 		return 0, stats, err
 	}
@@ -253,7 +258,7 @@ func runGraph(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 		return 0, check.Stats{}, usagef("seg graph: too many arguments (usage: seg graph [ROOT])")
 	}
 	root, _ := rootArg(o.args)
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, stderr)
 	if err != nil {
 		return 0, stats, err
 	}

@@ -130,7 +130,7 @@ func diffRevisions(root string, o *options) (base, head *diff.Evaluation, stats 
 		head, err = evaluateRevision(root, o.head, o)
 		return base, head, stats, err
 	}
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, io.Discard)
 	if err != nil {
 		return nil, nil, stats, err
 	}

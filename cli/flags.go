@@ -42,6 +42,9 @@ type options struct {
 	base, head    string // seg diff: revisions
 	baseGraph     string // seg diff: seg-graph/1 documents joined to the files
 	headGraph     string
+	filter        string
+	allowEmpty    bool
+	needsFiles    stringList
 
 	args []string // positional arguments, in order
 }
@@ -165,6 +168,14 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 	fs.StringVar(&o.witness, "witness", "", "implementation `ID[,ID...]` the --results outcomes witness")
 	fs.StringVar(&o.resultsConfig, "results-config", "", "configuration `NAME` of the --results outcomes")
 	fs.BoolVar(&o.noCache, "no-cache", false, "do not read or write the parse cache")
+	if cmd != "diff" {
+		fs.BoolVar(&o.allowEmpty, "allow-empty", false, "a tree without any requirement is no error (no-requirements)")
+		fs.Var(&o.needsFiles, "needs-file", "`URL=FILE`: the local copy of a needs.json the project names by URL (external needs, needimport); repeatable")
+	}
+	switch cmd {
+	case "check", "matrix", "graph", "explain":
+		fs.StringVar(&o.filter, "filter", "", "list only the requirements (graph: the nodes) the sphinx-needs filter `EXPR` selects, e.g. 'status == \"open\" and \"safety\" in tags'; verdicts still come from the whole tree")
+	}
 	switch cmd {
 	case "check":
 		fs.Var(&o.only, "only", "show only what `FILE` bears on (repeatable), as FILE arguments do; verdicts still come from the whole tree")

@@ -31,7 +31,7 @@ func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		return 0, check.Stats{}, usagef("seg import: too many arguments (usage: seg import --results FILE --witness ID --output FILE [ROOT])")
 	}
 	root, _ := rootArg(o.args)
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, stderr)
 	if err != nil {
 		return 0, stats, err
 	}

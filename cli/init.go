@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/config"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/needs"
 )
 
 // seg init writes a starting seg.toml into a tree and prints how to run
@@ -173,7 +173,7 @@ func words(s ...string) []string {
 // directive and title: test words first (a "test specification" is a
 // test), then implementation words, then requirement words
 // (requirements and specifications). Anything else stays unmapped.
-func guessKind(t *parser.NeedType) string {
+func guessKind(t *needs.NeedType) string {
 	ws := words(t.Directive, t.Title)
 	has := func(ok func(string) bool) bool {
 		for _, w := range ws {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/seg-trace/seg/config"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/needs"
 )
 
 // The seg.toml seg init writes loads with seg's own config loader, in
@@ -65,9 +65,8 @@ needs_extra_links = [dict(option="tests"), dict(option="refines")]
 			}
 			mapped := 0
 			for _, ty := range n.Types {
-				want := parser.Need
-				if g := guessKind(ty); g != "" {
-					want, _ = parser.KindByName(g)
+				want := guessKind(ty)
+				if want != "" {
 					mapped++
 				}
 				if ty.Kind != want {
@@ -152,7 +151,7 @@ func TestGuessKind(t *testing.T) {
 		{"issue", "Issue", ""},
 		{"feature", "Feature", ""},
 	} {
-		if got := guessKind(&parser.NeedType{Directive: c.directive, Title: c.title}); got != c.want {
+		if got := guessKind(&needs.NeedType{Directive: c.directive, Title: c.title}); got != c.want {
 			t.Errorf("%s (%q): %q, want %q", c.directive, c.title, got, c.want)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/check"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/report"
 )
 
@@ -47,7 +47,7 @@ func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		return 0, check.Stats{}, usagef("seg matrix: --min-coverage must be a percentage from 0 to 100, not %v", o.minCoverage)
 	}
 	root, _ := rootArg(o.args)
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, stderr)
 	if err != nil {
 		return 0, stats, err
 	}
@@ -87,7 +87,7 @@ func matrixColumns(c *check.Check, flag string) ([]string, error) {
 			return true
 		}
 		if nd := pc.Needs; nd != nil {
-			return slices.Contains(parser.NeedOptions, name) || slices.Contains(nd.Extra, name)
+			return slices.Contains(needs.CoreOptions, name) || slices.Contains(nd.Extra, name)
 		}
 		return false
 	}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/seg-trace/seg/check"
-	"github.com/seg-trace/seg/config"
+	"github.com/seg-trace/seg/internal/cfgfile"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/report"
 	"github.com/seg-trace/seg/review"
@@ -40,7 +40,7 @@ func runReview(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		return 0, check.Stats{}, usagef("seg review: --output goes with listing; --accept, --accept-all and --prune write seg.lock")
 	}
 	root, _ := rootArg(o.args)
-	c, stats, err := load(root, o)
+	c, stats, err := load(root, o, stderr)
 	if err != nil {
 		return 0, stats, err
 	}
@@ -93,7 +93,7 @@ func writeLock(root string, r *review.Review, o *options, stdout io.Writer) (int
 		return 0, err
 	}
 	name := filepath.Join(root, pins.FileName)
-	before, err := config.ReadFile(name)
+	before, err := cfgfile.Read(name)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("seg review: cannot read %s: %v", name, err)
 	}

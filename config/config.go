@@ -3,8 +3,8 @@
 package config
 
 import (
-	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/cfgfile"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -40,9 +42,11 @@ type Config struct {
 	// the line it is on, for an error about it.
 	FailOn     []string
 	FailOnLine int
-	// NeedsFile is the sphinx-needs project file read (ubproject.toml),
-	// "" when none; NeedsRaw is its bytes. Parser.Needs is what was read
-	// of it (config/ubproject.go).
+	// AllowEmpty is allow_empty: a tree with no requirement is no error.
+	AllowEmpty bool
+	// NeedsFile is the sphinx-needs project file read (ubproject.toml or
+	// conf.py), "" when none; NeedsRaw is its bytes. Parser.Needs is what
+	// was read of it (package needs).
 	NeedsFile string
 	NeedsRaw  []byte
 
@@ -60,7 +64,7 @@ type Config struct {
 	// the name of the tree in its heading (docs/matrix.md).
 	Matrix MatrixConfig
 
-	needs      *needsSection     // seg.toml's [needs] table
+	needs      *needs.Settings   // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
 }
 
@@ -75,18 +79,7 @@ type MatrixConfig struct {
 
 // Error is a problem with the config file, with the line it is on (0 when
 // unknown). It always means exit code 2.
-type Error struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+type Error = cfgfile.Error
 
 type fileFormat struct {
 	IDPattern         *string           `toml:"id_pattern"`
@@ -99,8 +92,10 @@ type fileFormat struct {
 		Witnesses []string `toml:"witnesses"`
 		Config    string   `toml:"config"`
 	} `toml:"results"`
-	Needs  *needsSection `toml:"needs"`
-	Matrix *struct {
+	Needs *needs.Settings `toml:"needs"`
+	// AllowEmpty: a tree without any requirement passes (no-requirements).
+	AllowEmpty bool `toml:"allow_empty"`
+	Matrix     *struct {
 		Columns []string `toml:"columns"`
 		Title   string   `toml:"title"`
 	} `toml:"matrix"`
@@ -136,7 +131,7 @@ func Load(root, explicit string) (*Config, error) {
 	path := explicit
 	if path == "" {
 		path = filepath.Join(root, FileName)
-		if !present(path) {
+		if !cfgfile.Present(path) {
 			c := &Config{Parser: parser.DefaultConfig(), WaiverWarnDays: DefaultWaiverWarnDays}
 			if err := loadNeeds(root, c); err != nil {
 				return nil, err
@@ -144,7 +139,7 @@ func Load(root, explicit string) (*Config, error) {
 			return c, nil
 		}
 	}
-	data, err := ReadFile(path)
+	data, err := cfgfile.Read(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read config: %v", err)}
 	}
@@ -163,21 +158,17 @@ func Parse(name string, data []byte) (*Config, error) {
 	var f fileFormat
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{File: name, Line: pe.Position.Line, Msg: pe.Message}
-		}
-		return nil, &Error{File: name, Line: lineOfError(data, err), Msg: err.Error()}
+		return nil, cfgfile.DecodeError(name, data, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, unknownKey(name, data, und[0])
 	}
 	pc := parser.DefaultConfig()
-	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays}
+	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays, AllowEmpty: f.AllowEmpty}
 	if f.Check != nil && f.Check.WaiverWarnDays != nil {
 		d := *f.Check.WaiverWarnDays
 		if d < 0 || d > 1<<20 {
-			return nil, &Error{File: name, Line: lineInSection(data, "check", "waiver_warn_days"), Msg: fmt.Sprintf("[check] waiver_warn_days must be a whole number of days, 0 or more, not %d", d)}
+			return nil, &Error{File: name, Line: cfgfile.LineInSection(data, "check", "waiver_warn_days"), Msg: fmt.Sprintf("[check] waiver_warn_days must be a whole number of days, 0 or more, not %d", d)}
 		}
 		c.WaiverWarnDays = int(d)
 	}
@@ -187,12 +178,12 @@ func Parse(name string, data []byte) (*Config, error) {
 	if f.Evidence != nil && f.Evidence.MaxAgeDays != nil {
 		d := *f.Evidence.MaxAgeDays
 		if d < 1 || d > 1<<20 {
-			return nil, &Error{File: name, Line: lineInSection(data, "evidence", "max-age-days"), Msg: fmt.Sprintf("[evidence] max-age-days must be a positive whole number of days, not %d", d)}
+			return nil, &Error{File: name, Line: cfgfile.LineInSection(data, "evidence", "max-age-days"), Msg: fmt.Sprintf("[evidence] max-age-days must be a positive whole number of days, not %d", d)}
 		}
 		c.MaxAgeDays = int(d)
 	}
 	if f.Check != nil && f.Check.FailOn != nil {
-		c.FailOnLine = lineInSection(data, "check", "fail_on")
+		c.FailOnLine = cfgfile.LineInSection(data, "check", "fail_on")
 		switch v := f.Check.FailOn.(type) {
 		case string:
 			c.FailOn = []string{v}
@@ -212,13 +203,13 @@ func Parse(name string, data []byte) (*Config, error) {
 	if f.IDPattern != nil {
 		re, err := regexp.Compile(*f.IDPattern)
 		if err != nil {
-			return nil, &Error{File: name, Line: lineOfKey(data, "id_pattern"), Msg: fmt.Sprintf("id_pattern is not a valid regular expression: %v", err)}
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "id_pattern"), Msg: fmt.Sprintf("id_pattern is not a valid regular expression: %v", err)}
 		}
 		pc.IDPattern = re
 	}
 	for _, g := range f.Exclude {
 		if _, err := filepath.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil {
-			return nil, &Error{File: name, Line: lineOfKey(data, "exclude"), Msg: fmt.Sprintf("exclude glob %q is malformed", g)}
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "exclude"), Msg: fmt.Sprintf("exclude glob %q is malformed", g)}
 		}
 	}
 	pc.Exclude = f.Exclude
@@ -237,22 +228,22 @@ func Parse(name string, data []byte) (*Config, error) {
 		k, ok := parser.KindByName(f.Directives[d])
 		if !ok {
 			kinds := []string{"requirement", "test", "implementation", "outcome", "waiver"}
-			return nil, &Error{File: name, Line: lineOfKey(data, d),
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, d),
 				Msg: fmt.Sprintf("directive %q maps to unknown kind %q%s (want requirement, test, implementation, outcome or waiver)", d, f.Directives[d], diag.DidYouMean(f.Directives[d], kinds))}
 		}
 		if k == parser.Need {
-			return nil, &Error{File: name, Line: lineOfKey(data, d),
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, d),
 				Msg: fmt.Sprintf("directive %q maps to kind \"need\": need types come from the sphinx-needs project (see [needs])", d)}
 		}
 		pc.Directives[strings.ToLower(d)] = k
 		c.directives[strings.ToLower(d)] = f.Directives[d]
 	}
 	if f.Matrix != nil {
-		c.Matrix = MatrixConfig{Columns: f.Matrix.Columns, Title: f.Matrix.Title, ColumnsLine: lineOfKey(data, "columns")}
+		c.Matrix = MatrixConfig{Columns: f.Matrix.Columns, Title: f.Matrix.Title, ColumnsLine: cfgfile.LineOfKey(data, "columns")}
 	}
 	for _, r := range f.Results {
 		if r.Path == "" {
-			return nil, &Error{File: name, Line: lineOfKey(data, "[[results]]"), Msg: "a [[results]] table needs a path"}
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "[[results]]"), Msg: "a [[results]] table needs a path"}
 		}
 		c.Results = append(c.Results, ResultsRule{Path: r.Path, Witnesses: r.Witnesses, Config: r.Config})
 	}
@@ -378,27 +369,26 @@ func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// lineOfKey finds the first line that assigns key (or is the table header
-// key), so a semantic error can point at a line. TOML libraries give
-// positions only for syntax errors.
-func lineOfKey(data []byte, key string) int {
-	for i, line := range strings.Split(string(data), "\n") {
-		t := strings.TrimSpace(line)
-		if t == key || strings.HasPrefix(t, key+" ") || strings.HasPrefix(t, key+"=") ||
-			strings.HasPrefix(t, `"`+key+`"`) {
-			return i + 1
+// loadNeeds sets c.Parser.Needs when the tree is a sphinx-needs project
+// (needs.Load says where the project comes from). A need type may not also
+// be one of seg.toml's own [directives].
+func loadNeeds(root string, c *Config) error {
+	p, err := needs.Load(root, c.needs, c.File, c.Raw)
+	if err != nil || p == nil {
+		return err
+	}
+	for _, t := range p.Types {
+		if _, own := c.directives[t.Directive]; own {
+			return &Error{File: c.File, Line: cfgfile.LineInSection(c.Raw, "directives", t.Directive),
+				Msg: fmt.Sprintf("directive %q is a need type of the sphinx-needs project; map it in [needs.types] instead", t.Directive)}
 		}
 	}
-	return 0
-}
-
-var lineRx = regexp.MustCompile(`line (\d+)`)
-
-func lineOfError(data []byte, err error) int {
-	if m := lineRx.FindStringSubmatch(err.Error()); m != nil {
-		var n int
-		fmt.Sscan(m[1], &n)
-		return n
+	c.NeedsFile, c.NeedsRaw = p.File, p.Raw
+	c.Parser.UseNeeds(p)
+	// Sphinx's exclude_patterns are relative to its source folder and
+	// match as seg's exclude globs do (a folder excludes what is in it).
+	for _, pat := range p.ExcludePatterns {
+		c.Parser.Exclude = append(c.Parser.Exclude, path.Join(p.DocRoot, pat))
 	}
-	return 0
+	return nil
 }

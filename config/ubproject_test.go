@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -36,15 +37,23 @@ func load(t *testing.T, files map[string]string) *Config {
 	return c
 }
 
-func typesOf(n *parser.Needs) []string {
+func typesOf(n *needs.Project) []string {
 	var out []string
 	for _, t := range n.Types {
-		out = append(out, t.Directive+"="+t.Kind.String()+" "+t.Title+" "+t.Prefix)
+		out = append(out, t.Directive+"="+kindName(t.Kind)+" "+t.Title+" "+t.Prefix)
 	}
 	return out
 }
 
-func linksOf(n *parser.Needs) []string {
+// kindName is a need type's seg kind, "need" when unmapped.
+func kindName(k string) string {
+	if k == "" {
+		return "need"
+	}
+	return k
+}
+
+func linksOf(n *needs.Project) []string {
 	var out []string
 	for _, l := range n.Links {
 		s := l.Option + " (" + l.Outgoing + " / " + l.Incoming + ")"
@@ -76,7 +85,7 @@ verifies = "verifies"
 
 // checkClassic checks the types and links of the classic test project,
 // however it was written.
-func checkClassic(t *testing.T, n *parser.Needs) {
+func checkClassic(t *testing.T, n *needs.Project) {
 	t.Helper()
 	wantTypes := []string{"feat_req=requirement Feature requirement FEAT_", "comp_req=requirement Component requirement COMP_", "tc=test Test case TC_"}
 	if d := cmp.Diff(wantTypes, typesOf(n)); d != "" {
@@ -156,9 +165,14 @@ layouts = {clean = {grid = "simple"}}
 	if c.Parser.Directives["test"] != parser.Test || c.Parser.Directives["sreq"] != parser.Requirement {
 		t.Error("seg's own directives are gone")
 	}
-	for _, d := range []string{"needextend", "needimport", "needtable"} {
+	for _, d := range []string{"needtable", "needservice"} {
 		if !c.Parser.Literal[d] {
 			t.Errorf("%s holds nodes", d)
+		}
+	}
+	for _, d := range []string{"needextend", "needimport"} {
+		if c.Parser.Directives[d] != parser.Instruction {
+			t.Errorf("%s is not read as an instruction", d)
 		}
 	}
 	if c.NeedsFile == "" || len(c.NeedsRaw) == 0 {
@@ -223,7 +237,7 @@ project = "From seg.toml"
 	if n.DocRoot != "docs/source" || n.Project != "From seg.toml" || n.IDRequired {
 		t.Errorf("docroot %q project %q id_required %v", n.DocRoot, n.Project, n.IDRequired)
 	}
-	if n.IDPattern.String() != parser.DefaultNeedsIDPattern {
+	if n.IDPattern.String() != needs.DefaultIDPattern {
 		t.Errorf("default id pattern %s", n.IDPattern)
 	}
 	if _, ok := c.Parser.Directives["req"]; !ok {

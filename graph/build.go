@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
@@ -43,7 +44,7 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 	for i := range extra {
 		src = append(src, &extra[i])
 	}
-	var needs *parser.Needs
+	var needs *needs.Project
 	var parents map[*parser.Node]string
 	if cfg != nil && cfg.Needs != nil {
 		needs = cfg.Needs
@@ -59,7 +60,7 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 	return build(fset, src, needs, parents, lock)
 }
 
-func build(fset *source.FileSet, src []*parser.Node, needs *parser.Needs, parents map[*parser.Node]string, lock []pins.Pin) (*Graph, diag.List) {
+func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin) (*Graph, diag.List) {
 	b := &builder{needs: needs, files: fset}
 	// A node without an ID was already reported by the parser; nothing can
 	// link to it, so it stays out of the graph, and so does the second
@@ -285,7 +286,7 @@ type builder struct {
 	files   *source.FileSet
 	diags   diag.List
 	suggest *suggester
-	needs   *parser.Needs
+	needs   *needs.Project
 	extras  []edgeExtra // see extra
 }
 
@@ -325,6 +326,7 @@ func initNode(g *Node, index int, n *parser.Node) {
 	if n.Kind == parser.Waiver {
 		g.justification = n.Body
 	}
+	g.external = n.External
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
@@ -147,8 +148,9 @@ type Node struct {
 	cases string
 	// sphinx-needs: the node is a need (its directive is a need type), and
 	// the ID of the node whose body holds it ("" at the top level)
-	need   bool
-	parent string
+	need     bool
+	external bool
+	parent   string
 	// broken: an error diagnostic is about the node itself (its options,
 	// its ID, one of its link entries)
 	broken bool
@@ -245,6 +247,11 @@ func (n *Node) Pinnable() bool { return !n.fromResults && !n.shadow }
 // a need type of the project (whatever seg kind it maps onto).
 func (n *Node) IsNeed() bool { return n.need }
 
+// IsExternal reports whether the node is a need of another project
+// (sphinx-needs' external needs): it resolves links, and is not this
+// tree's to evaluate.
+func (n *Node) IsExternal() bool { return n.external }
+
 // Parent is the ID of the node whose body holds this one, "" when none
 // (or when the tree is no sphinx-needs project: only needs.json uses it).
 func (n *Node) Parent() string { return n.parent }
@@ -331,7 +338,7 @@ type Graph struct {
 	cyclic []bool  // by node index: on a refinement cycle
 
 	open    []OpenLink    // link entries that made no edge, in (from, position) order
-	needs   *parser.Needs // the sphinx-needs project, nil when none
+	needs   *needs.Project // the sphinx-needs project, nil when none
 	files   *source.FileSet
 	pins    []Pin
 	orphans []pins.Pin // seg.lock pins whose link the tree lacks
@@ -409,7 +416,7 @@ func (g *Graph) OpenFrom(o *OpenLink) *Node { return &g.nodes[o.from] }
 
 // Needs is the sphinx-needs project the graph was built with, nil when
 // none. It is shared, not copied: callers must not change it.
-func (g *Graph) Needs() *parser.Needs { return g.needs }
+func (g *Graph) Needs() *needs.Project { return g.needs }
 
 // Len is the number of nodes.
 func (g *Graph) Len() int { return len(g.nodes) }

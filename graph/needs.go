@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -12,14 +13,13 @@ import (
 //
 //   - a dynamic or variant function is kept open, by design, with no
 //     diagnostic;
-//   - "ID.part" resolves to the node "ID.part" when there is one (seg's
-//     own IDs may hold dots), else to "ID";
+//   - "ID.part" resolves as needs.Resolve says;
 //   - a target no node has is unresolved-link, unless the link type allows
 //     dead links; either way the entry is kept open;
 //   - a resolved entry of an option seg.toml maps onto a seg edge makes
 //     that edge when both ends are of the edge's kinds, and a Link edge
 //     otherwise: a sphinx-needs link is never wrong-kind.
-func (b *builder) needLinks(from int32, o *parser.Option, lt *parser.LinkType, kind parser.Kind) {
+func (b *builder) needLinks(from int32, o *parser.Option, lt *needs.LinkType, kind parser.Kind) {
 	g := b.g
 	spec, mapped := edgeSpec[lt.Edge]
 	for j := range o.Links {
@@ -36,16 +36,7 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *parser.LinkType, k
 				Span:    l.Span,
 			})
 		}
-		part := l.Part
-		to, ok := int32(0), false
-		if part != "" {
-			if to, ok = g.byID[l.Address()]; ok {
-				part = ""
-			}
-		}
-		if !ok {
-			to, ok = g.byID[l.ID]
-		}
+		to, part, ok := needs.Resolve(l.ID, l.Part, g.byID)
 		if !ok {
 			if lt.AllowDead {
 				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Dangling})

@@ -9,6 +9,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -19,20 +20,17 @@ import (
 // (none, dead links allowed). seg's own sreq, outcome, ... stay.
 func needsCfg() *parser.Config {
 	cfg := parser.DefaultConfig()
-	n := parser.NewNeeds()
-	n.AddType(parser.NeedType{Directive: "req", Kind: parser.Requirement})
-	n.AddType(parser.NeedType{Directive: "test", Kind: parser.Test})
-	n.AddType(parser.NeedType{Directive: "impl", Kind: parser.Implementation})
-	n.AddType(parser.NeedType{Directive: "spec"})
-	n.AddLink(parser.LinkType{Option: "satisfies", Edge: "refines"})
-	n.AddLink(parser.LinkType{Option: "tests", Edge: "verifies"})
-	n.AddLink(parser.LinkType{Option: "implements", Edge: "implements"})
-	n.AddLink(parser.LinkType{Option: "realizes"})
-	n.AddLink(parser.LinkType{Option: "jira", AllowDead: true})
-	for _, t := range n.Types {
-		cfg.Directives[t.Directive] = t.Kind
-	}
-	cfg.Needs = n
+	n := needs.NewProject()
+	n.AddType(needs.NeedType{Directive: "req", Kind: "requirement"})
+	n.AddType(needs.NeedType{Directive: "test", Kind: "test"})
+	n.AddType(needs.NeedType{Directive: "impl", Kind: "implementation"})
+	n.AddType(needs.NeedType{Directive: "spec"})
+	n.AddLink(needs.LinkType{Option: "satisfies", Edge: "refines"})
+	n.AddLink(needs.LinkType{Option: "tests", Edge: "verifies"})
+	n.AddLink(needs.LinkType{Option: "implements", Edge: "implements"})
+	n.AddLink(needs.LinkType{Option: "realizes"})
+	n.AddLink(needs.LinkType{Option: "jira", AllowDead: true})
+	cfg.UseNeeds(n)
 	return cfg
 }
 
@@ -151,6 +149,9 @@ func TestNeedNodes(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s need=%v parent=%q", n.ID(), n.Kind(), n.IsNeed(), n.Parent()))
 	}
 	want := []string{
+		// sphinx-needs' ID for a need without one: the type's prefix (none
+		// here) and the SHA-1 of the title.
+		`AAF9C need need=true parent=""`,
 		`IMPL_1 implementation need=true parent=""`,
 		`REQ_C requirement need=true parent=""`,
 		`REQ_P requirement need=true parent=""`,

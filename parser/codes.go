@@ -18,9 +18,9 @@ var (
 	CodeInvalidMaxAge      = diag.NewError("invalid-max-age", "a :max-age: that is not a positive whole number of days")
 	CodeInvalidEncoding    = diag.NewError("invalid-encoding", "a file that is not valid UTF-8")
 	CodeLineTooLong        = diag.NewError("line-too-long", "a file with a line over 10,000 characters, which docutils refuses to read")
-	CodeMalformedLink      = diag.NewError("malformed-link", "a sphinx-needs link entry with an unclosed bracket or text after its condition")
 	CodeUnreadable         = diag.NewError("unreadable-file", "a file of the tree that cannot be read")
 	CodeFileTooLarge       = diag.NewError("file-too-large", "a file larger than seg reads (docs/limits.md)")
+	CodeUnknownNeedType    = diag.NewWarning("unknown-need-type", "directives with an :id: of a type that is no need type or seg directive")
 	// CodeInternal marks a bug in seg (a participle error or a panic): the
 	// grammar accepts every token stream, so it never blames the file.
 	CodeInternal = diag.NewError("internal-error", "seg failed on its own (a bug); the rest of the tree is still checked")

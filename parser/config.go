@@ -1,6 +1,10 @@
 package parser
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/seg-trace/seg/needs"
+)
 
 // DefaultIDPattern is the ID pattern used when the config names none.
 const DefaultIDPattern = `^[A-Za-z0-9][A-Za-z0-9_.-]*$`
@@ -23,10 +27,10 @@ type Config struct {
 	// number of folders) of files and folders the walker skips.
 	Exclude []string
 	// Needs, when set, is the sphinx-needs project the tree belongs to
-	// (parser/needs.go): its need types are in Directives, and a node
+	// (set it with UseNeeds): its need types are in Directives, and a node
 	// whose directive is one of them takes sphinx-needs' options and link
 	// syntax instead of its kind's.
-	Needs *Needs
+	Needs *needs.Project
 }
 
 // DefaultLiteral lists directives whose content docutils or Sphinx does not

@@ -193,11 +193,20 @@ func segFound(f *parser.File) []found {
 		return nil
 	}
 	out := make([]found, 0, len(f.Nodes))
-	for _, n := range f.Nodes {
-		x := found{Directive: n.Directive, Line: line(f, n.Pos), ID: n.ID}
+	// The IDs as written: docutils knows nothing of the IDs sphinx-needs
+	// generates for needs without one (needs/ids_test.go checks those).
+	written := func(n *parser.Node) string {
+		if o := n.Option("id"); o != nil {
+			return n.ID
+		}
+		return ""
+	}
+	for i := range f.Nodes {
+		n := &f.Nodes[i]
+		x := found{Directive: n.Directive, Line: line(f, n.Pos), ID: written(n)}
 		if n.Parent >= 0 && n.Parent < len(f.Nodes) {
-			p := f.Nodes[n.Parent]
-			x.ParentLine, x.ParentID = line(f, p.Pos), p.ID
+			p := &f.Nodes[n.Parent]
+			x.ParentLine, x.ParentID = line(f, p.Pos), written(p)
 		}
 		out = append(out, x)
 	}

@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -181,8 +182,8 @@ func (s *scanner) lowerName(b []byte) []byte {
 func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int {
 	d := s.firstKnown(bl, i, after, false)
 	name := s.lowerName(s.src[ns:ne])
-	if kind, ok := s.cfg.Directives[string(name)]; ok {
-		s.node(d, p, kind)
+	if k, ok := s.cfg.Directives[string(name)]; ok {
+		s.node(d, p, k, s.cfg.Needs.Type(string(name)) != nil)
 		return d.hi
 	}
 	info, known := knownDirectives[string(name)]
@@ -203,6 +204,9 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int 
 	h := s.split(d, info.anyOpt || info.spec != nil, nil)
 	if h.bad != nil {
 		return d.hi
+	}
+	if !known {
+		s.unknownWithID(ns, ne, h.fields)
 	}
 	if !info.anyOpt {
 		for _, f := range h.fields {
@@ -242,7 +246,10 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int 
 // s.nodes and s.opts for the builder: one token for all of a node's
 // options, and no captured values, spare participle most of its
 // per-token and per-capture cost, which dominates parsing time.
-func (s *scanner) node(d block, p int, kind Kind) {
+//
+// A need (need) keeps the line breaks of its argument, as sphinx-needs
+// does; an Instruction emits no Body: its content is not RST.
+func (s *scanner) node(d block, p int, kind Kind, need bool) {
 	h := s.split(d, true, s.fieldBuf)
 	s.fieldBuf = h.fields[:0]
 	if h.bad == nil {
@@ -261,8 +268,23 @@ func (s *scanner) node(d block, p int, kind Kind) {
 		}
 		return
 	}
+	if kind == Instruction && h.content.lo < h.content.hi {
+		s.diags = append(s.diags, lexDiag{code: CodeMalformedDirective,
+			msg:   "a needextend or needimport takes no content; docutils rejects the directive",
+			start: int(s.lines[h.content.lo].cs), end: int(s.lines[h.content.lo].end)})
+		return
+	}
 	k := len(s.nodes)
-	s.nodes = append(s.nodes, nodeInfo{head: d.lo, end: d.hi, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h)})
+	ni := nodeInfo{head: d.lo, end: d.hi, opt: len(s.opts), nopt: len(h.fields)}
+	if need || kind == Instruction {
+		ni.title = s.argument(d, h)
+		if need && (ni.title == "" || !s.hasField(h.fields, "id")) {
+			ni.content = s.content(h.content)
+		}
+	} else {
+		ni.title = s.title(d, h)
+	}
+	s.nodes = append(s.nodes, ni)
 	if p := s.open; p >= 0 {
 		if s.nodes[p].child == 0 {
 			s.nodes[p].child = k
@@ -280,7 +302,7 @@ func (s *scanner) node(d block, p int, kind Kind) {
 		opos = h.fields[0].start
 	}
 	s.toks = append(s.toks, lexer.Token{Type: tOptions, Pos: s.position(opos)})
-	if c := h.content; c.lo < c.hi {
+	if c := h.content; c.lo < c.hi && kind != Instruction {
 		s.toks = append(s.toks, lexer.Token{Type: tBody, Pos: s.position(int(s.lines[c.lo].cs))})
 		outer := s.open
 		s.open = k
@@ -308,6 +330,84 @@ func (s *scanner) title(d block, h header) string {
 		b = append(b, s.lineText(d, j)...)
 	}
 	return string(b)
+}
+
+// argument is a directive's argument as docutils hands it to a directive
+// whose argument may hold white space (a need's title, needextend's
+// filter): its lines joined with line breaks, each continuation line
+// keeping the indentation it has beyond the block's.
+func (s *scanner) argument(d block, h header) string {
+	if h.optLo == h.argLo+1 {
+		return s.title(d, h)
+	}
+	var b []byte
+	for j := h.argLo; j < h.optLo; j++ {
+		if j > h.argLo {
+			b = append(b, '\n')
+			for r := s.rel(d, j); r > 0; r-- {
+				b = append(b, ' ')
+			}
+		}
+		b = append(b, s.lineText(d, j)...)
+	}
+	return string(b)
+}
+
+// content is a directive's content as docutils hands it over (the lines
+// of c without the block's indentation, tabs expanded, joined with line
+// breaks), nested directives included: sphinx-needs hashes it into the ID
+// of a need that has neither an ID nor a title.
+func (s *scanner) content(c block) string {
+	var b strings.Builder
+	for j := c.lo; j < c.hi; j++ {
+		if j > c.lo {
+			b.WriteByte('\n')
+		}
+		ln := s.lines[j]
+		if ln.ind < 0 {
+			continue
+		}
+		for r := int(ln.ind) - c.b; r > 0; r-- {
+			b.WriteByte(' ')
+		}
+		col := int(ln.ind)
+		for _, r := range string(s.src[ln.cs:ln.end]) {
+			if r == '\t' {
+				n := 8 - col%8
+				b.WriteString(strings.Repeat(" ", n))
+				col += n
+				continue
+			}
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
+}
+
+// hasField reports whether a directive's option fields include name.
+func (s *scanner) hasField(fields []field, name string) bool {
+	for _, f := range fields {
+		t := s.src[f.start:s.lines[f.lo].end]
+		nameEnd, _, _ := fieldMarker(t)
+		if bytes.EqualFold(unescape(t[1:nameEnd]), []byte(name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownWithID reports a directive seg does not know that has an :id:
+// option: it looks like a need of a type seg cannot map (the project
+// defines its types where seg cannot read them, or the name is a typo),
+// and seg reads no node from it. check gathers these into one warning per
+// name.
+func (s *scanner) unknownWithID(ns, ne int, fields []field) {
+	if s.hasField(fields, "id") {
+		s.diags = append(s.diags, lexDiag{code: CodeUnknownNeedType,
+			msg:   fmt.Sprintf("unknown need type %q: a directive with an :id: that is no need type or seg directive", s.lowerName(s.src[ns:ne])),
+			start: ns, end: ne})
+	}
 }
 
 // dedent renders a node's content without the block's indentation, with

@@ -87,6 +87,9 @@ type block struct {
 type nodeInfo struct {
 	head, opt, nopt int
 	title, body     string
+	// content is a need's whole content, nested nodes included, kept
+	// only for a need without an ID or a title (see scanner.content).
+	content string
 	// end is the line after the node's block; child and next link the
 	// nodes nested in its body (the first child, the next sibling; 0 for
 	// none, as node 0 is never anyone's child), whose lines its body
@@ -619,9 +622,9 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 				if m := substitutionEnd(rest); m > 0 {
 					if ns, ne, after, ok := directiveName(rest[m:]); ok {
 						name := s.lowerName(rest[m+ns : m+ne])
-						if kind, seg := s.cfg.Directives[string(name)]; seg {
+						if k, seg := s.cfg.Directives[string(name)]; seg {
 							d := s.firstKnown(bl, i, p+n+m+after, false)
-							s.node(d, p, kind)
+							s.node(d, p, k, s.cfg.Needs.Type(string(name)) != nil)
 							return d.hi
 						}
 					}

@@ -89,9 +89,14 @@ func needsCopy(t *testing.T, name string) string {
 // it adds to seg's defaults.
 func dumpArgs(cfg *parser.Config) []string {
 	def := parser.DefaultConfig()
-	var names, lit []string
-	for d := range cfg.Directives {
-		if _, ok := def.Directives[d]; !ok {
+	var names, lit, ins []string
+	for d, k := range cfg.Directives {
+		if _, ok := def.Directives[d]; ok {
+			continue
+		}
+		if k == parser.Instruction {
+			ins = append(ins, d)
+		} else {
 			names = append(names, d)
 		}
 	}
@@ -102,7 +107,12 @@ func dumpArgs(cfg *parser.Config) []string {
 	}
 	sort.Strings(names)
 	sort.Strings(lit)
-	return []string{"--names", strings.Join(names, ","), "--literal", strings.Join(lit, ",")}
+	sort.Strings(ins)
+	args := []string{"--names", strings.Join(names, ","), "--literal", strings.Join(lit, ",")}
+	if len(ins) > 0 {
+		args = append(args, "--instructions", strings.Join(ins, ","))
+	}
+	return args
 }
 
 // compareAllOptions compares the title and every option of each node both

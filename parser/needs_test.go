@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -17,21 +18,18 @@ import (
 // blocks (dead links allowed), extra options asil and verification.
 func needsConfig(idRequired bool) *parser.Config {
 	cfg := parser.DefaultConfig()
-	n := parser.NewNeeds()
-	n.AddType(parser.NeedType{Directive: "req", Title: "Requirement", Kind: parser.Requirement})
-	n.AddType(parser.NeedType{Directive: "spec", Title: "Specification"})
-	n.AddType(parser.NeedType{Directive: "test", Title: "Test Case", Kind: parser.Test})
-	n.AddLink(parser.LinkType{Option: "satisfies", Edge: "refines"})
-	n.AddLink(parser.LinkType{Option: "tests", Edge: "verifies"})
-	n.AddLink(parser.LinkType{Option: "blocks", AllowDead: true})
+	n := needs.NewProject()
+	n.AddType(needs.NeedType{Directive: "req", Title: "Requirement", Kind: "requirement"})
+	n.AddType(needs.NeedType{Directive: "spec", Title: "Specification"})
+	n.AddType(needs.NeedType{Directive: "test", Title: "Test Case", Kind: "test"})
+	n.AddLink(needs.LinkType{Option: "satisfies", Edge: "refines"})
+	n.AddLink(needs.LinkType{Option: "tests", Edge: "verifies"})
+	n.AddLink(needs.LinkType{Option: "blocks", AllowDead: true})
 	n.AddOption("asil")
 	n.AddOption("verification")
 	n.IDRequired = idRequired
 	n.IDPattern = regexp.MustCompile(`^[A-Z0-9_]{3,}`)
-	for _, t := range n.Types {
-		cfg.Directives[t.Directive] = t.Kind
-	}
-	cfg.Needs = n
+	cfg.UseNeeds(n)
 	return cfg
 }
 

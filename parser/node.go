@@ -15,9 +15,14 @@ const (
 	Outcome
 	Waiver
 	// Need is a sphinx-needs need whose type seg.toml maps onto none of
-	// the kinds above (parser/needs.go): it is read, resolved and shown,
+	// the kinds above (package needs): it is read, resolved and shown,
 	// and no rule applies to it.
 	Need
+	// Instruction is a sphinx-needs directive that makes no node of its
+	// own but says something about needs (needextend, needimport): the
+	// parser reads its argument (Title) and options, which takes any
+	// option and no ID, and it never reaches the graph.
+	Instruction
 )
 
 var kindNames = [...]string{
@@ -27,6 +32,7 @@ var kindNames = [...]string{
 	Outcome:        "outcome",
 	Waiver:         "waiver",
 	Need:           "need",
+	Instruction:    "instruction",
 }
 
 func (k Kind) String() string {
@@ -80,7 +86,7 @@ type Link struct {
 	// Span covers the ID (and its state, when written).
 	Span source.Span
 	// Part and Condition are set on the entries of a sphinx-needs link
-	// option only (parser/needs.go): "ID.part[condition]" has ID "ID",
+	// option only (needs.SplitLinks): "ID.part[condition]" has ID "ID",
 	// Part "part" and Condition "condition". Neither is evaluated.
 	Part      string `json:",omitempty"`
 	Condition string `json:",omitempty"`
@@ -124,6 +130,10 @@ type Node struct {
 	// them, and no pin applies to such an outcome.
 	FromResults bool     `json:",omitempty"`
 	CaseNames   []string `json:",omitempty"`
+	// External is set on a need of another project (needs_external_needs,
+	// made by package needs/postprocess, never by the parser): links may
+	// name it, and no rule reads it.
+	External bool `json:",omitempty"`
 }
 
 // Option returns the first option called name, or nil.

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/source"
 
 	"github.com/alecthomas/participle/v2"
@@ -201,7 +202,7 @@ type builder struct {
 	infos  []optInfo         // scratch
 	opts   []Option          // every option of the file, one allocation
 	lchunk []Link            // see linkBuf
-	need   *NeedType         // the node being built is a need of this type (needs.go)
+	need   *needs.NeedType   // the node being built is a need of this type (needs.go)
 	// broken is set when an error is found in the node being built.
 	broken bool
 }
@@ -304,6 +305,9 @@ func (b *builder) node(a *astNode, parent int) {
 	}
 	idx := len(b.f.Nodes)
 	b.f.Nodes = append(b.f.Nodes, nd)
+	if b.need != nil {
+		b.needTitleAndID(&b.f.Nodes[idx], ni.content)
+	}
 	b.check(&b.f.Nodes[idx], nameSpan, infos)
 	b.f.Nodes[idx].Broken = b.broken
 	b.f.Nodes[idx].Revision = Revision(b.cfg.Document(&b.f.Nodes[idx]))
@@ -334,8 +338,9 @@ func (b *builder) option(f field, kind Kind, info *optInfo) Option {
 	info.valStart, info.valEnd = -1, -1
 	b.segs = segs
 	var parts []string
+	var inds []int // of parts, their lines' indentation (-1: the marker line)
 	single := ""
-	for _, sg := range segs {
+	for k, sg := range segs {
 		a, z := sg[0], sg[1]
 		for a < z && isWS(src[a]) {
 			a++
@@ -351,6 +356,11 @@ func (b *builder) option(f field, kind Kind, info *optInfo) Option {
 			single = b.s.str[a:z]
 		} else {
 			parts = append(parts, string(src[a:z]))
+			ind := -1
+			if k > 0 {
+				ind = int(lines[li+k].ind)
+			}
+			inds = append(inds, ind)
 		}
 	}
 	if info.valStart >= 0 {
@@ -361,16 +371,48 @@ func (b *builder) option(f field, kind Kind, info *optInfo) Option {
 	}
 	o.Value = single
 	if len(parts) > 0 {
-		o.Value = strings.Join(parts, " ")
+		if b.need != nil || kind == Instruction {
+			o.Value = keepLines(parts, inds)
+		} else {
+			o.Value = strings.Join(parts, " ")
+		}
 	}
 	if b.need != nil {
 		if lt := b.cfg.Needs.Link(name); lt != nil {
+			o.Links = b.needLinks(name, lt, segs)
+		}
+	} else if kind == Instruction {
+		// needextend's ":links:", ":+links:" and ":-links:".
+		if lt := b.cfg.Needs.Link(strings.TrimLeft(name, "+-")); lt != nil {
 			o.Links = b.needLinks(name, lt, segs)
 		}
 	} else if isLink, known := OptionsOf(kind)[name]; isLink || known && ListOptions[name] {
 		o.Links = b.links(name, segs)
 	}
 	return o
+}
+
+// keepLines joins a sphinx-needs option's lines as docutils hands the
+// value over: with line breaks, each continuation line keeping the
+// indentation it has beyond the least of them.
+func keepLines(parts []string, inds []int) string {
+	least := -1
+	for _, ind := range inds {
+		if ind >= 0 && (least < 0 || ind < least) {
+			least = ind
+		}
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if inds[i] > least {
+			b.WriteString(strings.Repeat(" ", inds[i]-least))
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 func isSpace(c byte) bool { return isWS(c) || c == '\n' || c == '\r' }
@@ -487,9 +529,12 @@ var results = []string{"passed", "failed", "skipped", "error"}
 
 // check diagnoses a node: its ID, its options, and what its kind requires.
 func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
+	if nd.Kind == Instruction {
+		return // any option, no ID: postprocess reads it
+	}
 	allowed := OptionsOf(nd.Kind)
 	if b.need != nil {
-		allowed = b.cfg.Needs.options
+		allowed = b.cfg.Needs.Options()
 	}
 	first := func(name string) (int, bool) {
 		for i := range nd.Options {
@@ -535,6 +580,9 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		}
 	} else if !b.idOptional() {
 		b.diag(CodeMissingID, nameSpan, "%s has no \":id:\"", nd.Directive)
+	} else if nd.ID != "" && !b.validID(nd.ID) {
+		b.diag(CodeInvalidID, nameSpan, "generated id %q does not match %s", nd.ID, b.idPattern()).Detail =
+			"sphinx-needs generates this ID (the type's prefix and a hash of the title) and refuses the need, as its ID does not match id_regex; give the need an :id:."
 	}
 
 	// valueSpan is option i's value, or its name when it has none.

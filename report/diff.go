@@ -37,7 +37,7 @@ func Evaluation(c *check.Check, label string) *diff.Evaluation {
 		e.Nodes = append(e.Nodes, diff.Node{ID: n.ID(), Kind: n.Kind().String(), Directive: n.Directive(), Title: n.Title(),
 			File: p.Filename, Line: p.Line, Text: parser.RevisionString(n.Revision())})
 	}
-	for _, je := range sortedEdges(c.Graph) {
+	for _, je := range sortedEdges(c) {
 		e.Edges = append(e.Edges, diff.Edge{Type: je.Type, From: je.From, To: je.To, State: je.State, File: je.File, Line: je.Line})
 	}
 	return e

@@ -42,7 +42,13 @@ func ExplainTargets(c *check.Check, id string) ([]*graph.Node, error) {
 		}
 		return nil, &UnknownIDError{ID: id, Suggestion: diag.Closest(id, ids)}
 	}
-	return g.BearsOn(n), nil
+	var out []*graph.Node
+	for _, t := range g.BearsOn(n) {
+		if c.Shows(t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // Explanation is the evidence tree of one requirement.

@@ -46,6 +46,9 @@ type jsonNode struct {
 	Verdict   string `json:"verdict,omitempty"`
 	Status    string `json:"status,omitempty"`
 	Revision  string `json:"revision"`
+	// External: a need of another project (needs_external_needs), placed
+	// in its needs.json; it resolves links and is not evaluated.
+	External bool `json:"external,omitempty"`
 }
 
 type jsonEdge struct {
@@ -80,11 +83,15 @@ func edgeJSON(g *graph.Graph, e *graph.Edge) jsonEdge {
 }
 
 // sortedEdges lists the edges by (from, type, to) as strings, then by
-// position, the order every graph format uses.
-func sortedEdges(g *graph.Graph) []jsonEdge {
+// position, the order every graph format uses: those between nodes the
+// check shows (check.Filter).
+func sortedEdges(c *check.Check) []jsonEdge {
+	g := c.Graph
 	out := make([]jsonEdge, 0, g.NumEdges())
 	for e := range g.Edges() {
-		out = append(out, edgeJSON(g, e))
+		if c.Shows(g.From(e)) && c.Shows(g.To(e)) {
+			out = append(out, edgeJSON(g, e))
+		}
 	}
 	slices.SortStableFunc(out, func(a, b jsonEdge) int {
 		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.Type, b.Type), strings.Compare(a.To, b.To))
@@ -95,13 +102,16 @@ func sortedEdges(g *graph.Graph) []jsonEdge {
 // WriteGraphJSON writes the seg-graph/1 document.
 func WriteGraphJSON(w io.Writer, c *check.Check) error {
 	wh := whereOf(c)
-	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c.Graph)}
+	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c)}
 	for n := range c.Graph.Nodes() {
+		if !c.Shows(n) {
+			continue
+		}
 		p := wh.at(n.Pos())
-		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n), parser.RevisionString(n.Revision())})
+		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n), parser.RevisionString(n.Revision()), n.IsExternal()})
 	}
 	for o := range c.Graph.OpenLinks() {
-		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling {
+		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling || !c.Shows(c.Graph.OpenFrom(o)) {
 			continue // an error, already a diagnostic
 		}
 		p := wh.at(o.Pos())
@@ -139,6 +149,9 @@ func WriteDOT(w io.Writer, c *check.Check) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "// seg graph, evaluated at %s\ndigraph seg {\n  rankdir=BT;\n  node [fontname=\"Helvetica\", fontsize=10];\n", Date(c.At))
 	for n := range c.Graph.Nodes() {
+		if !c.Shows(n) {
+			continue
+		}
 		label := n.ID()
 		if v := verdictOf(c, n); v != "" {
 			label += "\n" + v
@@ -147,7 +160,7 @@ func WriteDOT(w io.Writer, c *check.Check) error {
 			dotQuote(n.ID()), dotQuote(label), dotShapes[n.Kind().String()], nodeColor(c, n), nodeColor(c, n),
 			dotQuote(n.Title()+" ("+c.Files.Position(n.Pos()).String()+", revision "+parser.RevisionString(n.Revision())+")"))
 	}
-	for _, e := range sortedEdges(c.Graph) {
+	for _, e := range sortedEdges(c) {
 		style := "solid"
 		if e.State != "active" {
 			style = "dashed"
@@ -177,6 +190,9 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 	ids := map[string]string{}
 	i := 0
 	for n := range c.Graph.Nodes() {
+		if !c.Shows(n) {
+			continue
+		}
 		ids[n.ID()] = fmt.Sprintf("n%d", i)
 		i++
 		open, close := "[", "]"
@@ -197,7 +213,7 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 		fmt.Fprintf(bw, "  %s%s\"%s\"%s\n", ids[n.ID()], open, label, close)
 		fmt.Fprintf(bw, "  %%%% %s revision %s\n", ids[n.ID()], parser.RevisionString(n.Revision()))
 	}
-	for _, e := range sortedEdges(c.Graph) {
+	for _, e := range sortedEdges(c) {
 		arrow := "-->"
 		if e.State != "active" {
 			arrow = "-.->"
@@ -207,7 +223,7 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 	bw.WriteString("  classDef satisfied stroke:" + colorSatisfied + ",color:" + colorSatisfied + ",stroke-width:2px\n")
 	bw.WriteString("  classDef unsatisfied stroke:" + colorUnsatisfied + ",color:" + colorUnsatisfied + ",stroke-width:2px\n")
 	for n := range c.Graph.Nodes() {
-		if v := verdictOf(c, n); v != "" {
+		if v := verdictOf(c, n); v != "" && c.Shows(n) {
 			fmt.Fprintf(bw, "  class %s %s\n", ids[n.ID()], v)
 		}
 	}

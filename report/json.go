@@ -22,6 +22,19 @@ type jsonCheck struct {
 	Requirements []jsonRequirement `json:"requirements"`
 	Diagnostics  []jsonDiagnostic  `json:"diagnostics"`
 	Unmatched    []jsonCase        `json:"unmatched_cases,omitempty"`
+	// Suppressed are the diagnostics the project's suppress_warnings
+	// silences, each with the entry that does (docs/sphinx-needs.md).
+	Suppressed []jsonSuppressed `json:"suppressed,omitempty"`
+}
+
+type jsonSuppressed struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	By       string `json:"suppressed_by"`
 }
 
 type jsonSummary struct {
@@ -97,6 +110,10 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 	}
 	for _, d := range c.Diagnostics {
 		doc.Diagnostics = append(doc.Diagnostics, diagJSON(wh, d))
+	}
+	for _, d := range c.Suppressed {
+		j := diagJSON(wh, d.Diagnostic)
+		doc.Suppressed = append(doc.Suppressed, jsonSuppressed{j.Code, j.Severity, j.Message, j.File, j.Line, j.Column, d.By})
 	}
 	for _, u := range c.Unmatched {
 		p := wh.at(u.Pos)

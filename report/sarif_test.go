@@ -198,8 +198,39 @@ func seg(t *testing.T, args ...string) ([]byte, int) {
 	return out.Bytes(), code
 }
 
-// untested are the codes no tree of the allcodes test can give.
-var untested = map[string]bool{"file-too-large": true}
+// untested are the codes no tree of the allcodes test can give:
+// no-requirements needs a tree without requirements
+// (TestSARIFNoRequirements).
+var untested = map[string]bool{"file-too-large": true, "no-requirements": true}
+
+// A tree without requirements gives no-requirements, a finding without a
+// location, in a valid SARIF log, and exit 1.
+func TestSARIFNoRequirements(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.rst"), []byte(".. foo:: Not a node\n   :id: FOO_1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := seg(t, "check", "--format", "sarif", "--at", "2026-11-29", root)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	doc := validate(t, sarifSchema(t), out)
+	got := map[string]bool{}
+	for _, n := range doc.Runs[0].Invocations[0].Notifications {
+		got[n.AssociatedRule.ID] = true
+	}
+	for _, r := range doc.Runs[0].Results {
+		got[r.RuleID] = true
+	}
+	for _, c := range []string{"no-requirements", "unknown-need-type", "unloaded-need-types"} {
+		if !got[c] {
+			t.Errorf("no %s in %s", c, out)
+		}
+	}
+	if _, code := seg(t, "check", "--allow-empty", "--at", "2026-11-29", root); code != 0 {
+		t.Errorf("--allow-empty: exit %d, want 0 (warnings only)", code)
+	}
+}
 
 // Every example tree gives a valid SARIF log, the same bytes twice, and
 // the exit code of the text format.
@@ -254,7 +285,7 @@ func TestSARIFExitCodeFollowsFailOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		for policy, code := range want[name] {
-			out, got := seg(t, "check", "--format", "sarif", "--fail-on", policy, "--at", "2026-11-29", "--no-cache", dir)
+			out, got := seg(t, "check", "--format", "sarif", "--fail-on", policy, "--allow-empty", "--at", "2026-11-29", "--no-cache", dir)
 			doc := validate(t, sch, out)
 			if got != code || doc.Runs[0].Invocations[0].ExitCode != code {
 				t.Errorf("%s, --fail-on %s: exit %d, invocation exitCode %d; want %d", name, policy, got, doc.Runs[0].Invocations[0].ExitCode, code)

@@ -98,7 +98,10 @@ func writeHelp(w *bufio.Writer, st style, detail string) {
 
 // writeSnippet prints the source line of a span and a caret line under it.
 // The caret line copies the tabs of the source line, so it lines up in any
-// terminal whatever its tab width; the carets take the severity's color.
+// terminal whatever its tab width. A line longer than snippetWidth
+// characters (a link option of hundreds of IDs) is shown as a window of
+// that many around the caret, "…" marking what is cut, never whole. The
+// carets take the severity's color.
 func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span, severity string) {
 	line, ok := wh.line(sp.Start)
 	if !ok || !utf8.Valid(line) {
@@ -107,22 +110,65 @@ func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span, severity 
 	start := wh.at(sp.Start)
 	num := fmt.Sprint(start.Line)
 	gutter := strings.Repeat(" ", len(num))
-	fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), line)
 	col := start.Column
 	if col < 1 || col > len(line)+1 {
+		fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), snippetWindow(line, 0, 0).text)
 		return
 	}
+	width := 1
+	if n := sp.Len(); n > 0 && col-1+n <= len(line) && wh.at(sp.End).Line == start.Line {
+		width = max(1, utf8.RuneCount(line[col-1:col-1+n]))
+	}
+	win := snippetWindow(line, utf8.RuneCount(line[:col-1]), width)
+	fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), win.text)
 	var pad strings.Builder
-	for _, r := range string(line[:col-1]) {
+	for _, r := range win.before {
 		if r == '\t' {
 			pad.WriteByte('\t')
 		} else {
 			pad.WriteByte(' ')
 		}
 	}
-	width := 1
-	if n := sp.Len(); n > 0 && col-1+n <= len(line) && wh.at(sp.End).Line == start.Line {
-		width = max(1, utf8.RuneCount(line[col-1:col-1+n]))
+	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.caret(severity, strings.Repeat("^", win.width)))
+}
+
+// snippetWidth is the most characters of a source line a snippet shows.
+const snippetWidth = 100
+
+// window is the part of a line a snippet shows: its text ("…" where it is
+// cut), what comes before the caret in it, and the caret's width.
+type window struct {
+	text   string
+	before []rune
+	width  int
+}
+
+// snippetWindow cuts a window of at most snippetWidth characters out of
+// line around the caret at character col (0-based) of width characters:
+// the caret starts a little into the window, and a caret wider than the
+// window is cut to it.
+func snippetWindow(line []byte, col, width int) window {
+	runes := []rune(string(line))
+	if len(runes) <= snippetWidth {
+		return window{text: string(line), before: runes[:min(col, len(runes))], width: width}
 	}
-	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.caret(severity, strings.Repeat("^", width)))
+	const lead = 30 // characters shown before the caret
+	from := max(0, col-lead)
+	to := min(len(runes), from+snippetWidth)
+	from = max(0, min(from, to-snippetWidth))
+	if col+width > to {
+		width = max(1, to-col)
+	}
+	var b strings.Builder
+	before := []rune{}
+	if from > 0 {
+		b.WriteString("…")
+		before = append(before, ' ')
+	}
+	b.WriteString(string(runes[from:to]))
+	if to < len(runes) {
+		b.WriteString("…")
+	}
+	before = append(before, runes[from:min(col, to)]...)
+	return window{text: b.String(), before: before, width: width}
 }

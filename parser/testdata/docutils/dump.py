@@ -58,7 +58,10 @@ How docutils is set up here:
 - "include" is stubbed: it reads no file and its content is ignored.
 - Every other name docutils knows keeps docutils' own behaviour (note,
   container, topic, list-table, image, line-block, ...).
-- Every name docutils does not know (only, tab, dropdown, needextend, ...)
+- sphinx-needs' needextend and needimport (--instructions) take one
+  required argument, any option and no content (docutils rejects one with
+  content); they are recorded like the seg directives, with id "".
+- Every name docutils does not know (only, tab, dropdown, ...)
   is a generic container like the seg directives: one optional argument, any
   option, content parsed as RST.
 - report_level and halt_level are 5: docutils' warnings and errors are
@@ -191,6 +194,8 @@ class SegDirective(Directive):
         if line != self.lineno:
             rec["docutils_lineno"] = self.lineno
         st.records.append(rec)
+        if not self.has_content:
+            return []
         node = nodes.container()
         st.seg_stack.append(rec)
         try:
@@ -198,6 +203,15 @@ class SegDirective(Directive):
         finally:
             st.seg_stack.pop()
         return [node]
+
+
+class InstructionDirective(SegDirective):
+    """sphinx-needs' needextend and needimport (--instructions): one
+    required argument, any option, no content (docutils rejects one with
+    content, and it makes no node)."""
+    required_arguments = 1
+    optional_arguments = 0
+    has_content = False
 
 
 class ContainerDirective(Directive):
@@ -226,13 +240,16 @@ class LiteralDirective(Directive):
         return []
 
 
-def install(seg_names, literal_names):
+def install(seg_names, literal_names, instruction_names=()):
     seg = {n.lower() for n in seg_names}
-    literal = {n.lower() for n in literal_names} - seg
+    instructions = {n.lower() for n in instruction_names}
+    literal = {n.lower() for n in literal_names} - seg - instructions
     orig_lookup = directives.directive
 
     def lookup(directive_name, language_module, document):
         n = directive_name.lower()
+        if n in instructions:
+            return InstructionDirective, []
         if n in seg:
             return SegDirective, []
         if n in literal:
@@ -249,7 +266,7 @@ def install(seg_names, literal_names):
     orig_run_directive = states.Body.run_directive
 
     def run_directive(self, directive, match, type_name, option_presets):
-        if directive is not SegDirective:
+        if not issubclass(directive, SegDirective):
             return orig_run_directive(self, directive, match, type_name,
                                       option_presets)
         sm = self.state_machine
@@ -338,10 +355,14 @@ def main(argv):
     ap.add_argument("--literal", default="",
                     help="more literal-content directive names, "
                          "comma-separated")
+    ap.add_argument("--instructions", default="",
+                    help="sphinx-needs instruction directive names "
+                         "(needextend, needimport), comma-separated")
     args = ap.parse_args(argv)
     extra = [n for n in args.names.split(",") if n.strip()]
     lit = [n for n in args.literal.split(",") if n.strip()]
-    install(SEG_NAMES + extra, LITERAL_NAMES + lit)
+    ins = [n for n in args.instructions.split(",") if n.strip()]
+    install(SEG_NAMES + extra, LITERAL_NAMES + lit, ins)
     parser = docutils.parsers.rst.Parser()
     base = settings()
     out = []

@@ -1,5 +1,5 @@
 //go:build !unix
 
-package config
+package cfgfile
 
 const nonBlocking = 0

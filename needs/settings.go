@@ -1,0 +1,258 @@
+package needs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/seg-trace/seg/internal/cfgfile"
+)
+
+// Settings is seg.toml's [needs] table: where the sphinx-needs project's
+// configuration is and how its need types and link types map onto seg's
+// kinds and edges (docs/sphinx-needs.md).
+type Settings struct {
+	// Config is the project's ubproject.toml (or conf.py), relative to
+	// the root; default: ubproject.toml at the root, when there is one,
+	// else the first conf.py that loads sphinx-needs.
+	Config *string `toml:"config"`
+	// Enabled false ignores the project even when ubproject.toml exists.
+	Enabled *bool `toml:"enabled"`
+	// Project and Version name the project in needs.json, over the
+	// ubproject.toml's [project] name and version.
+	Project *string `toml:"project"`
+	Version *string `toml:"version"`
+	// Types maps a need type (its directive) to a seg kind.
+	Types map[string]string `toml:"types"`
+	// Links maps a link option to a seg link option.
+	Links map[string]string `toml:"links"`
+	// External maps the json_url of an external needs source (or a
+	// needimport's URL) to a local copy, relative to the root: seg never
+	// fetches anything.
+	External map[string]string `toml:"external"`
+}
+
+// What a need type and a link type may be mapped onto. Outcomes and
+// waivers stay seg's own directives: a need is a requirement, a test
+// specification or an implementation.
+var (
+	needKinds = map[string]bool{"requirement": true, "test": true, "implementation": true}
+	needEdges = map[string]bool{"refines": true, "verifies": true, "implements": true}
+)
+
+// Load reads the sphinx-needs project of the tree at root, or returns nil
+// when the tree is none: seg.toml's [needs] table (s, nil when seg.toml
+// has none; segFile and segRaw are seg.toml's name and bytes, for the
+// lines of errors) names the project file, else ubproject.toml at the
+// root, else the first conf.py that loads sphinx-needs
+// (docs/sphinx-needs.md, "Where the project comes from"). Its error is a
+// *cfgfile.Error: exit 2.
+func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, error) {
+	if s != nil && s.Enabled != nil && !*s.Enabled {
+		return nil, nil
+	}
+	path, found, err := locate(root, s, segFile, segRaw)
+	if err != nil {
+		return nil, err
+	}
+	n := NewProject()
+	var ub ubFile
+	var data []byte
+	var linkOrder, fieldOrder []string
+	// A conf.py is read when it enables sphinx-needs; one whose
+	// needs_from_toml names a ubproject.toml hands over to that file.
+	srcdir, readTOML := "", path != ""
+	var confRaw []byte // a conf.py that hands over to a ubproject.toml
+	if strings.HasSuffix(path, ".py") {
+		readTOML = false
+		cp, err := found, error(nil)
+		if cp == nil {
+			cp, err = readConfPyNeeds(path)
+		}
+		if cp != nil {
+			n.Suppress, n.ExcludePatterns, n.Extensions = cp.suppress, cp.exclude, cp.extensions
+		}
+		switch {
+		case err != nil:
+			return nil, err
+		case cp == nil:
+			path = ""
+		case cp.toml != "":
+			if !cfgfile.Present(cp.toml) {
+				return nil, &cfgfile.Error{File: path, Line: cp.tomlLine,
+					Msg: fmt.Sprintf("needs_from_toml names %s, which is not there: if your build generates it (some toolchains write it from a metamodel), generate it before running seg, or commit it; [needs] config in seg.toml can name it", filepath.Base(cp.toml))}
+			}
+			path, srcdir, readTOML = cp.toml, cp.dir, true
+			confRaw = cp.data
+		default:
+			ub, linkOrder, fieldOrder, data = cp.ub, cp.linkOrder, cp.fieldOrder, cp.data
+			n.File, n.Raw = path, data
+			n.SrcDir = cp.dir
+			n.setDocRoot(root, cp.dir)
+		}
+	}
+	if path == "" && s == nil {
+		return nil, nil
+	}
+	if n.SrcDir == "" {
+		n.SrcDir = root
+	}
+	if readTOML {
+		if data, linkOrder, fieldOrder, err = decodeUBProject(path, &ub); err != nil {
+			return nil, err
+		}
+		n.File, n.Raw = path, data
+		if srcdir == "" {
+			srcdir = filepath.Join(filepath.Dir(path), filepath.FromSlash(ub.Project.Srcdir))
+		}
+		n.SrcDir = srcdir
+		n.setDocRoot(root, srcdir)
+		if confRaw == nil {
+			// Read from ubproject.toml first: the conf.py beside it still
+			// holds Sphinx's own settings.
+			var err error
+			n.Suppress, n.ExcludePatterns, n.Extensions, confRaw, err = readSphinxSettings(filepath.Join(srcdir, "conf.py"))
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if confRaw != nil {
+		// conf.py's Sphinx settings (suppress_warnings, exclude_patterns)
+		// count too: a cache key must hold them.
+		n.Raw = append(append(append([]byte(nil), data...), 0), confRaw...)
+	}
+	if err := readUBProject(path, data, linkOrder, fieldOrder, &ub, n); err != nil {
+		return nil, err
+	}
+	n.Project, n.Version = ub.Project.Name, ub.Project.Version
+	if s != nil {
+		if err := s.apply(root, segFile, segRaw, n); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// locate is the project file: seg.toml's [needs] config, else
+// ubproject.toml at the root, else the first conf.py that loads
+// sphinx-needs (read: found), else "".
+func locate(root string, s *Settings, segFile string, segRaw []byte) (path string, found *confPyNeeds, err error) {
+	if s != nil && s.Config != nil {
+		path = filepath.Join(root, filepath.FromSlash(*s.Config))
+		// A link to a missing file is there, and refused as such when read.
+		if _, err := os.Lstat(path); err != nil {
+			return "", nil, &cfgfile.Error{File: segFile, Line: cfgfile.LineInSection(segRaw, "needs", "config"),
+				Msg: fmt.Sprintf("[needs] config %q: cannot read it: %v", *s.Config, errors.Unwrap(err))}
+		}
+		return path, nil, nil
+	}
+	p := filepath.Join(root, UBProjectFile)
+	if st, err := os.Stat(p); cfgfile.Present(p) && (err != nil || !st.IsDir()) {
+		return p, nil, nil
+	}
+	return findConfPy(root)
+}
+
+// setDocRoot sets the folder needs.json's docnames start at: Sphinx's
+// source folder, relative to the root ("" for the root itself).
+func (n *Project) setDocRoot(root, srcdir string) {
+	if rel, err := filepath.Rel(root, srcdir); err == nil && !strings.HasPrefix(rel, "..") {
+		if n.DocRoot = filepath.ToSlash(rel); n.DocRoot == "." {
+			n.DocRoot = ""
+		}
+	}
+}
+
+// apply sets what seg.toml's [needs] table says of the project: its name
+// and version, the local copies of URLs, and the mapping of its types and
+// links ([needs.types], [needs.links]).
+func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error {
+	if s.Project != nil {
+		n.Project = *s.Project
+	}
+	if s.Version != nil {
+		n.Version = *s.Version
+	}
+	n.Fetched = map[string]string{}
+	for url, local := range s.External {
+		n.Fetched[url] = filepath.Join(root, filepath.FromSlash(local))
+	}
+	fail := func(section, key, format string, args ...any) error {
+		return &cfgfile.Error{File: segFile, Line: cfgfile.LineInSection(segRaw, section, key), Msg: fmt.Sprintf(format, args...)}
+	}
+	var types, links []string
+	for _, t := range n.Types {
+		types = append(types, t.Directive)
+	}
+	for _, l := range n.Links {
+		links = append(links, l.Option)
+	}
+	for _, k := range sortedKeys(s.Types) {
+		t := n.Type(strings.ToLower(k))
+		if t == nil {
+			return fail("needs.types", k, "[needs.types] %q is not a need type of the project%s (its types: %s)", k, didYouMean(k, types), strings.Join(types, ", "))
+		}
+		if !needKinds[s.Types[k]] {
+			return fail("needs.types", k, "[needs.types] %s = %q: a need type maps onto requirement, test or implementation", k, s.Types[k])
+		}
+		t.Kind = s.Types[k]
+	}
+	for _, k := range sortedKeys(s.Links) {
+		l := n.Link(strings.ToLower(k))
+		if l == nil {
+			return fail("needs.links", k, "[needs.links] %q is not a link type of the project%s (its link types: %s)", k, didYouMean(k, links), strings.Join(links, ", "))
+		}
+		if !needEdges[s.Links[k]] {
+			return fail("needs.links", k, "[needs.links] %s = %q: a link type maps onto refines, verifies or implements", k, s.Links[k])
+		}
+		l.Edge = s.Links[k]
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// didYouMean is " (did you mean "x"?)" for a near candidate, or "".
+func didYouMean(s string, cands []string) string {
+	best, bestD := "", 4
+	for _, c := range cands {
+		if d := editDistance(strings.ToLower(s), c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD == 3 && len(s) < 6 {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
