@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/seg-trace/seg/cache"
@@ -83,6 +84,8 @@ type Check struct {
 
 	// only, when set, narrows the requirements shown (Narrow).
 	only func(Requirement) bool
+	// outcomeIndex maps the IDs of Outcomes to their index (ResultsOutcome).
+	outcomeIndex func() map[string]int
 }
 
 // Run reads, builds and evaluates the tree. Its error means seg cannot do
@@ -135,6 +138,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 		Root: t.Root, At: at, Config: t.Config, Files: fset, Parsed: parsed,
 		Graph: g, Result: res, Diagnostics: diags,
 		Outcomes: rs.outcomes, Unmatched: rs.unmatched,
+		outcomeIndex: sync.OnceValue(func() map[string]int { return indexOutcomes(rs.outcomes) }),
 	}, nil
 }
 

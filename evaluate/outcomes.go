@@ -134,6 +134,8 @@ func (e *evaluation) outcomes(t *graph.Node) []OutcomeEvidence {
 		switch r := o.Result(); {
 		case o.Broken() || r == graph.ResultInvalid:
 			ev.Standing = Invalid
+		case e.flakyRerun(o, t):
+			ev.Standing, ev.Why = Excluded, ReasonFlakyRerun
 		case !g.HasOut(o, graph.Witnesses):
 			ev.Standing, ev.Why = Excluded, ReasonOutcomeUnwitnessed
 		case r == graph.Skipped:
@@ -172,7 +174,7 @@ func facts(g *graph.Graph, t *graph.Node, outcomes []OutcomeEvidence) *testFacts
 		}
 		switch ev.Standing {
 		case Excluded:
-			f.notes = append(f.notes, at(ev.Why, false, "%s of test %q is excluded: it witnesses no implementation", label, t.ID()))
+			f.notes = append(f.notes, at(ev.Why, false, "%s of test %q is excluded: %s", label, t.ID(), exclusion(ev)))
 		case Skipped:
 			f.notes = append(f.notes, at(ReasonOutcomeSkipped, false, "%s of test %q was skipped: no evidence either way", label, t.ID()))
 		case Counted:
@@ -182,7 +184,7 @@ func facts(g *graph.Graph, t *graph.Node, outcomes []OutcomeEvidence) *testFacts
 			if o.Result() == graph.ResultInvalid {
 				f.bad = append(f.bad, at(ReasonOutcomeInvalid, true, "%s of test %q has no valid :result: (%q), so it can only count against", label, t.ID(), o.ResultText()))
 			} else {
-				f.bad = append(f.bad, at(ReasonOutcomeInvalid, true, "%s of test %q has an error in its directive, so it can only count against", label, t.ID()))
+				f.bad = append(f.bad, at(ReasonOutcomeInvalid, true, "%s of test %q %s, so it can only count against", label, t.ID(), invalidWhy(o)))
 			}
 		case Excused:
 			f.counted++

@@ -269,6 +269,7 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.title = n.Title
 	g.pos = n.Pos
 	g.broken = n.Broken
+	g.fromResults = n.FromResults
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts
@@ -393,7 +394,9 @@ func (b *builder) warnings() {
 		n := &g.nodes[i]
 		switch n.kind {
 		case parser.Outcome:
-			if g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
+			// Outcomes made from results files are warned about once per
+			// run, where the witnesses were (not) given (results package).
+			if !n.fromResults && g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
 				b.diag(diag.Diagnostic{
 					Code:    CodeUnwitnessedOutcome,
 					Message: fmt.Sprintf("outcome %q confirms a test but witnesses no implementation", n.id),

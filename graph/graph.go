@@ -147,6 +147,8 @@ type Node struct {
 	// broken: an error diagnostic is about the node itself (its options,
 	// its ID, one of its link entries)
 	broken bool
+	// fromResults: an outcome made from a test results file
+	fromResults bool
 
 	in, out []int32 // indices into Graph.edges
 }
@@ -181,6 +183,11 @@ func (n *Node) IsRequirement() bool { return n.kind == parser.Requirement }
 // option or value of it, its ID, or one of its link entries. Such an
 // outcome can only count against a requirement (semantics.md).
 func (n *Node) Broken() bool { return n.broken }
+
+// FromResults reports whether the node is an outcome seg made from a test
+// results file (parser.Node.FromResults) rather than one written in the
+// tree.
+func (n *Node) FromResults() bool { return n.fromResults }
 
 // IsNeed reports whether the node is a sphinx-needs need: its directive is
 // a need type of the project (whatever seg kind it maps onto).

@@ -73,7 +73,7 @@ var kindOptions = map[Kind]map[string]bool{
 	Requirement:    {"refines": true},
 	Test:           {"verifies": true, "cases": false},
 	Implementation: {"implements": true, "source": false},
-	Outcome:        {"confirms": true, "witnesses": true, "result": false, "config": false},
+	Outcome:        {"confirms": true, "witnesses": true, "result": false, "config": false, "date": false},
 	Waiver:         {"excuses": true, "expires": false},
 }
 

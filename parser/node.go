@@ -115,6 +115,10 @@ type Node struct {
 	// unknown option, an invalid value, a missing ID...): such an outcome
 	// can only count against a requirement (semantics.md).
 	Broken bool `json:",omitempty"`
+	// FromResults is set on the outcomes seg makes from test results files
+	// (package results), never on a node read from the tree: they are
+	// observations of the tree as it is, and evaluate treats them so.
+	FromResults bool `json:",omitempty"`
 }
 
 // Option returns the first option called name, or nil.
