@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/evaluate"
@@ -85,15 +88,43 @@ type TestEvidence struct {
 
 // Outcome is one outcome of a test, with how it counted.
 type Outcome struct {
-	ID      string `json:"id"`
-	Result  string `json:"result"`
-	Config  string `json:"config,omitempty"`
-	Status  string `json:"status"`
+	ID     string `json:"id"`
+	Result string `json:"result"`
+	Config string `json:"config,omitempty"`
+	Status string `json:"status"`
+	// Why is the reason code of an excluded outcome.
+	Why     string `json:"why,omitempty"`
 	Waiver  string `json:"waiver,omitempty"`
 	Expires string `json:"waiver_expires,omitempty"`
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
+	// Case and CaseMessage are set on an outcome made from a results
+	// file: the test case's name and the first lines of what its runner
+	// said about it (the failure or skip message).
+	Case        string `json:"case,omitempty"`
+	CaseMessage string `json:"case_message,omitempty"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"`
+}
+
+// outcomeOf renders how outcome evidence ev stands.
+func outcomeOf(c *check.Check, wh where, ev evaluate.OutcomeEvidence) Outcome {
+	o := ev.Outcome
+	op := wh.at(o.Pos())
+	out := Outcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
+		File: op.Filename, Line: op.Line, Column: op.Column}
+	if ev.Why != nil {
+		out.Why = ev.Why.Name
+	}
+	if ev.Waiver != nil {
+		out.Waiver, out.Expires = ev.Waiver.ID(), ev.Waiver.ExpiresText()
+	}
+	if o.FromResults() {
+		out.Case = o.Title()
+		if n := c.ResultsOutcome(o.ID()); n != nil {
+			out.CaseMessage = n.Body
+		}
+	}
+	return out
 }
 
 // Explain renders the evidence evaluate recorded for requirement n.
@@ -131,14 +162,7 @@ func Explain(c *check.Check, n *graph.Node) Explanation {
 	for _, te := range v.Verifies {
 		t := TestEvidence{LinkedNode: linked(te.Link), Outcomes: []Outcome{}}
 		for _, ev := range te.Outcomes {
-			o := ev.Outcome
-			op := wh.at(o.Pos())
-			out := Outcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
-				File: op.Filename, Line: op.Line, Column: op.Column}
-			if ev.Waiver != nil {
-				out.Waiver, out.Expires = ev.Waiver.ID(), ev.Waiver.ExpiresText()
-			}
-			t.Outcomes = append(t.Outcomes, out)
+			t.Outcomes = append(t.Outcomes, outcomeOf(c, wh, ev))
 		}
 		x.Verifies = append(x.Verifies, t)
 	}
@@ -188,7 +212,27 @@ var statusWords = map[string]string{
 	evaluate.Against.String():  "counts against",
 	evaluate.Invalid.String():  "counts against: no valid result",
 	evaluate.Skipped.String():  "skipped: no evidence either way",
-	evaluate.Excluded.String(): "excluded: witnesses no implementation",
+	evaluate.Excluded.String(): "excluded",
+}
+
+// excludedWords say why an outcome is excluded, by reason code.
+var excludedWords = map[string]string{
+	evaluate.ReasonOutcomeUnwitnessed.Name: "excluded: witnesses no implementation",
+	evaluate.ReasonFlakyRerun.Name:         "excluded: an earlier run; its last run passed",
+}
+
+// outcomeWords says how an outcome of status and (when excluded) reason
+// code why counted, in words.
+func outcomeWords(status, why string) string {
+	if status == evaluate.Excluded.String() {
+		if w, ok := excludedWords[why]; ok {
+			return w
+		}
+		if why != "" {
+			return "excluded (" + why + ")"
+		}
+	}
+	return statusWords[status]
 }
 
 // WriteExplain writes the evidence tree of every requirement node id bears
@@ -211,6 +255,24 @@ func WriteExplain(w io.Writer, c *check.Check, id string, colored bool) error {
 	}
 	fmt.Fprintf(bw, "\n(evaluated at %s)\n", Date(c.At))
 	return bw.Flush()
+}
+
+// printable shows the control characters of s (a test's output can hold
+// terminal escapes) as escape sequences, so that they reach no terminal.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func at(file string, line, col int) string {
@@ -253,7 +315,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 				fmt.Fprintf(w, "      %s\n", st.dim("(no outcomes)"))
 			}
 			for _, o := range t.Outcomes {
-				desc := statusWords[o.Status]
+				desc := outcomeWords(o.Status, o.Why)
 				if o.Waiver != "" {
 					desc += " by waiver " + o.Waiver
 					if o.Expires != "" {
@@ -265,6 +327,13 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 					cfg = "  [" + o.Config + "]"
 				}
 				fmt.Fprintf(w, "      %s  %s%s  %s  %s\n", st.id(o.ID), o.Result, cfg, desc, st.pos(at(o.File, o.Line, o.Column)))
+				// A results outcome's ID holds its case name; what its
+				// runner said follows, quoted.
+				for _, l := range strings.Split(o.CaseMessage, "\n") {
+					if l != "" {
+						fmt.Fprintf(w, "        %s\n", st.dim("| "+printable(l)))
+					}
+				}
 			}
 		}
 	}

@@ -57,7 +57,8 @@ func matrixFuncs(lk linker) template.FuncMap {
 			}
 			return lk.rel(file, line) // the user's template: html/template checks it
 		},
-		"statusWords": func(status string) string { return statusWords[status] },
+		"statusWords":  func(status string) string { return statusWords[status] },
+		"outcomeWords": outcomeWords,
 		"ratioClass": func(r Ratio) string {
 			switch {
 			case r.Total == 0:
@@ -156,7 +157,8 @@ func explanationData(c *check.Check, m *Matrix, lk linker) htmlExplanations {
 				if o.Waiver != "" {
 					wf, wl = node(o.Waiver)
 				}
-				outcomes[k] = []any{o.ID, o.Result, o.Config, o.Status, o.Waiver, o.Expires, file(o.File), o.Line, wf, wl}
+				outcomes[k] = []any{o.ID, o.Result, o.Config, outcomeWords(o.Status, o.Why), o.Waiver, o.Expires, file(o.File), o.Line, wf, wl,
+					o.Status, o.CaseMessage}
 			}
 			nf, nl := node(t.ID)
 			tests[j] = []any{t.ID, t.Title, t.State, file(t.File), t.Line, t.Column, nf, nl, outcomes}
