@@ -91,10 +91,7 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 			n.Broken = o.broken || c.BadDate
 			outcomes = append(outcomes, n)
 			runs = append(runs, int32(c.Run))
-			o.made++
-			if o.first == nil {
-				o.first = src.File
-			}
+			o.madeOne(&src)
 		})
 		diags = append(diags, ds...)
 		lastRun.mark(src.Path, outcomes[start:], runs)

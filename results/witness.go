@@ -41,9 +41,18 @@ type originState struct {
 	good      []string // the witnesses that name an implementation
 	bad       []string // and those that do not, each once
 	broken    bool
-	made      int          // outcomes made with these witnesses
-	first     *source.File // the first results file that made one
-	files     map[string]bool
+	made      int                     // outcomes made with these witnesses
+	files     map[string]bool         // the results files given with them
+	making    map[string]*source.File // those that made outcomes, by path
+}
+
+// madeOne counts an outcome made from src.
+func (s *originState) madeOne(src *Source) {
+	s.made++
+	if s.making == nil {
+		s.making = map[string]*source.File{}
+	}
+	s.making[src.Path] = src.File
 }
 
 func newWitnessCheck(files []*parser.File) *witnessCheck {
@@ -132,10 +141,12 @@ func (w *witnessCheck) diagnostics() diag.List {
 	made := 0
 	var files []string
 	var hints []string
+	making := map[string]*source.File{}
 	for _, s := range bare {
 		made += s.made
-		for f := range s.files {
+		for f, sf := range s.making {
 			files = append(files, f)
+			making[f] = sf
 		}
 		if !contains(hints, s.Hint) {
 			hints = append(hints, s.Hint)
@@ -158,7 +169,7 @@ func (w *witnessCheck) diagnostics() diag.List {
 	}
 	msg += " (" + strings.Join(short, "; ") + ")"
 	var at source.Span
-	if f := bare[0].first; f != nil {
+	if f := making[files[0]]; f != nil {
 		at = source.At(f.Whole())
 	}
 	out = append(out, diag.Diagnostic{
