@@ -80,7 +80,7 @@ type Check struct {
 	// Outcomes are the outcome nodes made from test results files.
 	Outcomes []parser.Node
 	// Unmatched lists the results cases no test specification claims.
-	Unmatched []results.Case
+	Unmatched []results.Unmatched
 
 	// only, when set, narrows the requirements shown (Narrow).
 	only func(Requirement) bool

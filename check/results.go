@@ -17,7 +17,7 @@ import (
 // resultsRead is what the results files of a run gave.
 type resultsRead struct {
 	outcomes  []parser.Node
-	unmatched []results.Case
+	unmatched []results.Unmatched
 	diags     diag.List
 }
 

@@ -38,6 +38,7 @@ func readJUnit(sf *source.File, r io.Reader, bom int, emit func(*Case)) diag.Lis
 		capture *run      // the run whose message is taken from text
 		capDep  int
 		prop    *property // the <property> being read
+		cur     Case      // the case emitted, reused
 	)
 	for {
 		line, col := dec.InputPos() // where the next token starts
@@ -139,7 +140,7 @@ func readJUnit(sf *source.File, r io.Reader, bom int, emit func(*Case)) diag.Lis
 			if tc != nil {
 				switch depth - tc.depth {
 				case 0:
-					tc.emit(emit)
+					tc.emit(&cur, emit)
 					tc = nil
 				case 1:
 					tc.inProperties = false
@@ -337,7 +338,7 @@ func (tc *testcase) rerun(result string, pos source.Pos, line int) *run {
 // passing run) holding a flakyFailure or flakyError per earlier run, and a
 // test that failed on every run as a <testcase> with its first failure
 // followed by a rerunFailure or rerunError per later run.
-func (tc *testcase) emit(emit func(*Case)) {
+func (tc *testcase) emit(c *Case, emit func(*Case)) {
 	runs := make([]*run, 0, 1+len(tc.flakes)+len(tc.reruns))
 	for i := range tc.flakes {
 		runs = append(runs, &tc.flakes[i])
@@ -347,7 +348,7 @@ func (tc *testcase) emit(emit func(*Case)) {
 		runs = append(runs, &tc.reruns[i])
 	}
 	for _, r := range runs {
-		emit(&Case{
+		*c = Case{
 			Name:       tc.name,
 			AltNames:   tc.alt,
 			Result:     r.result,
@@ -357,7 +358,8 @@ func (tc *testcase) emit(emit func(*Case)) {
 			Message:    r.message,
 			Date:       tc.suite.date,
 			BadDate:    tc.suite.bad,
-		})
+		}
+		emit(c)
 	}
 }
 

@@ -46,15 +46,15 @@ import (
 //
 // Sources are taken in the order given; a source whose Path was given
 // before is passed over. Outcomes come in source order, then case order.
-// unmatched are the case runs that name no test specification (their
-// AltNames dropped: they are matched against nothing more). diags holds
+// unmatched are the case runs that name no test specification, each as
+// little as a report lists of it (a file can hold millions). diags holds
 // the sources' invalid-results and invalid-timestamp errors, an
 // invalid-witness error for each witness entry of an origin that names no
 // implementation, one unwitnessed-results warning when outcomes were made
 // for an origin that gave no witnesses, and, when at least one source is
 // given, a no-results warning for every :cases: pattern that matches no
 // case of any source, in no particular order.
-func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, unmatched []Case, diags diag.List) {
+func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, unmatched []Unmatched, diags diag.List) {
 	var pats []Pattern
 	for _, f := range files {
 		if f != nil {
@@ -82,9 +82,7 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 				lastRun[c.Name] = flaky{run: int32(c.Run), passed: c.Result == Passed, made: len(tests) > 0}
 			}
 			if len(tests) == 0 {
-				u := *c
-				u.AltNames = nil
-				unmatched = append(unmatched, u)
+				unmatched = append(unmatched, Unmatched{Name: c.Name, Result: c.Result, Pos: c.Pos})
 				return
 			}
 			n := outcomeNode(src, c, tests, o.good)
@@ -114,6 +112,13 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 		}
 	}
 	return outcomes, unmatched, diags
+}
+
+// Unmatched is a case run that names no test specification.
+type Unmatched struct {
+	Name   string
+	Result string
+	Pos    source.Pos
 }
 
 // flakies holds the last run of each case name of one file, under the

@@ -75,7 +75,7 @@ func fixtureSources(t *testing.T) []Source {
 	return []Source{mixed, nested, py, again}
 }
 
-func renderOutcomes(outs []parser.Node, unmatched []Case, diags diag.List) string {
+func renderOutcomes(outs []parser.Node, unmatched []Unmatched, diags diag.List) string {
 	var b strings.Builder
 	for _, n := range outs {
 		fmt.Fprintf(&b, "%s %s %q @ %s\n", n.ID, n.Directive, n.Title, where(n.Pos))
@@ -91,7 +91,10 @@ func renderOutcomes(outs []parser.Node, unmatched []Case, diags diag.List) strin
 		}
 	}
 	b.WriteString("unmatched:\n")
-	b.WriteString(render(unmatched, diags))
+	for _, u := range unmatched {
+		fmt.Fprintf(&b, "%s %q @ %s\n", u.Result, u.Name, where(u.Pos))
+	}
+	b.WriteString(render(nil, diags))
 	return b.String()
 }
 
