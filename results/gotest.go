@@ -70,8 +70,9 @@ func (l *lines) add(text string, skip func(string) bool) {
 func (l lines) String() string { return strings.Join(l, "\n") }
 
 // maxEventLine is the longest go test -json line read; a longer one is
-// passed over as damage (invalid-results), without being held whole.
-const maxEventLine = 64 << 20
+// passed over as damage (invalid-results), without being held whole. (A
+// variable so that a test can lower it.)
+var maxEventLine = 64 << 20
 
 // goReader is the state of one go test -json stream being read.
 type goReader struct {

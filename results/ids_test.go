@@ -244,3 +244,36 @@ func TestWitnessesCheckedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A go test -json line longer than the reader's buffer is read whole, up
+// to maxEventLine; a longer one is invalid-results, passed over without
+// being held, and the lines after it still count.
+func TestGoTestLongLines(t *testing.T) {
+	long := strings.Repeat("y", 3<<20) // three times the reader's buffer
+	stream := `{"Action":"run","Package":"p","Test":"TestLong"}
+{"Action":"output","Package":"p","Test":"TestLong","Output":"` + long + `\n"}
+{"Action":"fail","Package":"p","Test":"TestLong"}
+{"Action":"run","Package":"p","Test":"TestAfter"}
+{"Action":"pass","Package":"p","Test":"TestAfter"}
+`
+	cases, diags := ReadCases(src("long.json", []byte(stream)))
+	if len(diags) != 0 || len(cases) != 2 || cases[0].Result != Failed || !strings.HasSuffix(cases[0].Message, "…") ||
+		len(cases[0].Message) > MessageWidth {
+		t.Fatalf("cases %d, diagnostics %v", len(cases), diags)
+	}
+
+	defer func(n int) { maxEventLine = n }(maxEventLine)
+	maxEventLine = 2 << 20
+	cases, diags = ReadCases(src("long2.json", []byte(stream)))
+	var got []string
+	for _, c := range cases {
+		got = append(got, c.Name+" "+c.Result)
+	}
+	// The test whose output was lost still fails, with no message.
+	if diff := cmp.Diff([]string{"p.TestLong failed", "p.TestAfter passed"}, got); diff != "" {
+		t.Errorf("cases (-want +got):\n%s", diff)
+	}
+	if len(diags) != 1 || diags[0].Code != CodeInvalidResults || where(diags[0].Span.Start) != "long2.json:2:1" {
+		t.Errorf("diagnostics %v, want invalid-results at line 2", diags)
+	}
+}
