@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/seg-trace/seg/cache"
@@ -97,7 +98,7 @@ type Check struct {
 	// Outcomes are the outcome nodes made from test results files.
 	Outcomes []parser.Node
 	// Unmatched lists the results cases no test specification claims.
-	Unmatched []results.Case
+	Unmatched []results.Unmatched
 	// FailOn is what fails the check (Failed); 0 means DefaultFailOn.
 	FailOn FailOn
 
@@ -113,6 +114,8 @@ type Check struct {
 	deps string
 	// shown, when set, are the nodes a filtered check draws (Filter).
 	shown map[*graph.Node]bool
+	// outcomeIndex maps the IDs of Outcomes to their index (ResultsOutcome).
+	outcomeIndex func() map[string]int
 }
 
 // Run reads, builds and evaluates the tree. Its error means seg cannot do
@@ -189,7 +192,8 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 		Root: t.Root, At: at, Config: t.Config, Files: fset, Parsed: parsed,
 		Graph: g, Result: res, Diagnostics: diags, Lock: lock,
 		Outcomes: rs.outcomes, Unmatched: rs.unmatched, deps: deps,
-		FailOn: cmp.Or(o.FailOn, t.FailOn),
+		FailOn:       cmp.Or(o.FailOn, t.FailOn),
+		outcomeIndex: sync.OnceValue(func() map[string]int { return indexOutcomes(rs.outcomes) }),
 	}
 	c.suppress(t.Config.Parser.Needs)
 	return c, nil

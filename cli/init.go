@@ -265,6 +265,9 @@ const initCommon = `
 # path = "build/test-results/*.xml"
 # witnesses = ["IMPL-APP"]
 # config = "linux-amd64"
+# A test the runner retried counts every run ("failed", the default); with
+# "passed", a case whose last run passed counts once, as passed.
+# flaky = "failed"
 
 # What fails seg check (exit 1), as its --fail-on takes it: errors,
 # warnings, failing, unproven, unsatisfied (= failing and unproven).

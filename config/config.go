@@ -27,7 +27,22 @@ type ResultsRule struct {
 	Path      string
 	Witnesses []string
 	Config    string
+	// Flaky is the table's rerun policy: FlakyFailed (the default: every
+	// run counts) or FlakyPassed.
+	Flaky string
+	// Line is the line of the table's [[results]] header, 0 when unknown.
+	Line int
 }
+
+// The rerun policies of results files (docs/results.md, "Reruns").
+const (
+	// FlakyFailed: every run of a case is an outcome of its own, so a run
+	// that failed before a rerun passed still counts. The default.
+	FlakyFailed = "failed"
+	// FlakyPassed: a case whose last run passed counts once, as passed;
+	// its earlier runs are listed as excluded (flaky-rerun).
+	FlakyPassed = "passed"
+)
 
 // Config is the whole configuration.
 type Config struct {
@@ -35,6 +50,9 @@ type Config struct {
 	File    string
 	Parser  *parser.Config
 	Results []ResultsRule
+	// ResultsFlaky is the [results] table's flaky: the rerun policy of the
+	// results files named on the command line (FlakyFailed when unset).
+	ResultsFlaky string
 	// Raw is the file's bytes, so a cache key can include them.
 	Raw []byte
 	// FailOn is [check] fail_on as written: --fail-on words (check owns
@@ -87,12 +105,10 @@ type fileFormat struct {
 	ExtraOptions      []string          `toml:"extra_options"`
 	LiteralDirectives []string          `toml:"literal_directives"`
 	Directives        map[string]string `toml:"directives"`
-	Results           []struct {
-		Path      string   `toml:"path"`
-		Witnesses []string `toml:"witnesses"`
-		Config    string   `toml:"config"`
-	} `toml:"results"`
-	Needs *needs.Settings `toml:"needs"`
+	// Results is either [results] (resultsTable) or [[results]] tables
+	// (resultsRule each): TOML allows one of the two in a file.
+	Results toml.Primitive  `toml:"results"`
+	Needs   *needs.Settings `toml:"needs"`
 	// AllowEmpty: a tree without any requirement passes (no-requirements).
 	AllowEmpty bool `toml:"allow_empty"`
 	Matrix     *struct {
@@ -123,6 +139,17 @@ type reviewSection struct {
 // evidenceSection is seg.toml's [evidence] table.
 type evidenceSection struct {
 	MaxAgeDays *int64 `toml:"max-age-days"`
+}
+
+type resultsRule struct {
+	Path      string   `toml:"path"`
+	Witnesses []string `toml:"witnesses"`
+	Config    string   `toml:"config"`
+	Flaky     *string  `toml:"flaky"`
+}
+
+type resultsTable struct {
+	Flaky *string `toml:"flaky"`
 }
 
 // Load reads the config: explicit when it is not "", else seg.toml at the
@@ -158,13 +185,26 @@ func Parse(name string, data []byte) (*Config, error) {
 	var f fileFormat
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
-		return nil, cfgfile.DecodeError(name, data, err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, unknownKey(name, data, und[0])
+		e := cfgfile.DecodeError(name, data, err)
+		if strings.Contains(e.Msg, "'results'") {
+			e.Msg += resultsBothHint
+		}
+		return nil, e
 	}
 	pc := parser.DefaultConfig()
 	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays, AllowEmpty: f.AllowEmpty}
+	if err := c.readResults(name, data, md, f.Results); err != nil {
+		return nil, err
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		key := und[0]
+		switch {
+		case len(key) == 2 && key[0] == "results" && md.Type("results") == "Hash":
+			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, key[1]),
+				Msg: fmt.Sprintf("unknown key %q ([results] holds flaky only; results files are named in [[results]] tables (two brackets): path, witnesses, config, flaky)", key.String())}
+		}
+		return nil, unknownKey(name, data, key)
+	}
 	if f.Check != nil && f.Check.WaiverWarnDays != nil {
 		d := *f.Check.WaiverWarnDays
 		if d < 0 || d > 1<<20 {
@@ -241,13 +281,85 @@ func Parse(name string, data []byte) (*Config, error) {
 	if f.Matrix != nil {
 		c.Matrix = MatrixConfig{Columns: f.Matrix.Columns, Title: f.Matrix.Title, ColumnsLine: cfgfile.LineOfKey(data, "columns")}
 	}
-	for _, r := range f.Results {
-		if r.Path == "" {
-			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "[[results]]"), Msg: "a [[results]] table needs a path"}
-		}
-		c.Results = append(c.Results, ResultsRule{Path: r.Path, Witnesses: r.Witnesses, Config: r.Config})
-	}
 	return c, nil
+}
+
+const resultsBothHint = " ([results] and [[results]] cannot both be in one file: put flaky in each [[results]] table instead)"
+
+// readResults reads seg.toml's results key: a [results] table (the rerun
+// policy of the files named on the command line) or [[results]] tables
+// (files, their witnesses, config and rerun policy).
+func (c *Config) readResults(name string, data []byte, md toml.MetaData, prim toml.Primitive) error {
+	c.ResultsFlaky = FlakyFailed
+	switch md.Type("results") {
+	case "":
+		return nil
+	case "Hash":
+		var t resultsTable
+		if err := md.PrimitiveDecode(prim, &t); err != nil {
+			return &Error{File: name, Line: cfgfile.LineOfKey(data, "[results]"), Msg: fmt.Sprintf("[results]: %v", err)}
+		}
+		if t.Flaky != nil {
+			f, err := flakyValue(*t.Flaky)
+			if err != nil {
+				return &Error{File: name, Line: cfgfile.LineOfKey(data, "flaky"), Msg: "[results] " + err.Error()}
+			}
+			c.ResultsFlaky = f
+		}
+		return nil
+	case "ArrayHash":
+		var rules []resultsRule
+		if err := md.PrimitiveDecode(prim, &rules); err != nil {
+			return &Error{File: name, Line: cfgfile.LineOfKey(data, "[[results]]"), Msg: fmt.Sprintf("[[results]]: %v", err)}
+		}
+		headers := tableLines(data, "results")
+		for i, r := range rules {
+			line := 0
+			if i < len(headers) {
+				line = headers[i]
+			}
+			if r.Path == "" {
+				return &Error{File: name, Line: line, Msg: "a [[results]] table needs a path"}
+			}
+			rule := ResultsRule{Path: r.Path, Witnesses: r.Witnesses, Config: r.Config, Flaky: FlakyFailed, Line: line}
+			if r.Flaky != nil {
+				f, err := flakyValue(*r.Flaky)
+				if err != nil {
+					return &Error{File: name, Line: line, Msg: "[[results]] " + err.Error()}
+				}
+				rule.Flaky = f
+			}
+			c.Results = append(c.Results, rule)
+		}
+		return nil
+	}
+	return &Error{File: name, Line: cfgfile.LineOfKey(data, "results"),
+		Msg: "results must be a [results] table (flaky) or [[results]] tables (path, witnesses, config, flaky)"}
+}
+
+func flakyValue(v string) (string, error) {
+	switch v {
+	case FlakyFailed, FlakyPassed:
+		return v, nil
+	}
+	return "", fmt.Errorf("flaky = %q: want %q (every run counts, the default) or %q (a case whose last run passed counts once, as passed)",
+		v, FlakyFailed, FlakyPassed)
+}
+
+// tableLines lists the lines of every [[name]] header, in file order.
+func tableLines(data []byte, name string) []int {
+	var out []int
+	for i, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if !strings.HasPrefix(t, "[[") {
+			continue
+		}
+		h, _, ok := strings.Cut(t[2:], "]]")
+		if ok && strings.Trim(strings.TrimSpace(h), `"'`) == name {
+			out = append(out, i+1)
+		}
+	}
+	return out
 }
 
 // unknownKey is the error for a key seg.toml does not know, at whatever
@@ -317,7 +429,7 @@ func knownKeys(t reflect.Type, path toml.Key) (string, []string) {
 		if !ok {
 			return table, nil
 		}
-		t = f.Type
+		t = declared(f.Type)
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
@@ -342,7 +454,7 @@ func knownKeys(t reflect.Type, path toml.Key) (string, []string) {
 		if name == "" {
 			continue
 		}
-		ft := f.Type
+		ft := declared(f.Type)
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
@@ -357,6 +469,15 @@ func knownKeys(t reflect.Type, path toml.Key) (string, []string) {
 		out = append(out, name)
 	}
 	return table, out
+}
+
+// declared is the type a key is written as: the results key, decoded in
+// two steps (readResults), is written as [[results]] tables.
+func declared(t reflect.Type) reflect.Type {
+	if t == reflect.TypeOf(toml.Primitive{}) {
+		return reflect.TypeOf([]resultsRule{})
+	}
+	return t
 }
 
 func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {

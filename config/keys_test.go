@@ -12,7 +12,7 @@ func TestUnknownKeys(t *testing.T) {
 		{"id_patern = \"x\"\n",
 			`seg.toml:1: unknown key "id_patern" (did you mean "id_pattern"?) (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], allow_empty, [matrix], [check], [review], [evidence])`},
 		{"# results\n[[results]]\npath = \"a.xml\"\n\n[[results]]\npath = \"b.xml\"\nwitness = [\"I-1\"]\n",
-			`seg.toml:7: unknown key "results.witness" (did you mean "results.witnesses"?) (known in [[results]]: path, witnesses, config)`},
+			`seg.toml:7: unknown key "results.witness" (did you mean "results.witnesses"?) (known in [[results]]: path, witnesses, config, flaky)`},
 		{"[needs]\nconfg = \"x\"\n",
 			`seg.toml:2: unknown key "needs.confg" (did you mean "needs.config"?) (known in [needs]: config, enabled, project, version, [types], [links], [external])`},
 		{"[needs]\n[needs.typs]\nreq = \"requirement\"\n",

@@ -225,6 +225,9 @@ func (e *evaluation) outcome(t, o *graph.Node, confirms []*graph.Edge) OutcomeEv
 		ev.Standing, ev.Waiver = Invalid, nil
 		return ev
 	}
+	if e.flakyRerun(o, t) {
+		return exclude(ReasonFlakyRerun, "an earlier run of a flaky case; its last run %q passed and counts in its place", o.Attr(optionRerunOf))
+	}
 	day, dated := e.outcomeDate(o)
 	if dated && day.After(e.at) {
 		return exclude(ReasonFutureEvidence, "it is dated %s, after the evaluation date", day.Format(time.DateOnly))
@@ -369,7 +372,7 @@ func facts(g *graph.Graph, t *graph.Node, outcomes []OutcomeEvidence) *testFacts
 			if o.Result() == graph.ResultInvalid {
 				f.bad = append(f.bad, at(ReasonOutcomeInvalid, true, "%s of test %q has no valid :result: (%q), so it can only count against", label, t.ID(), o.ResultText()))
 			} else {
-				f.bad = append(f.bad, at(ReasonOutcomeInvalid, true, "%s of test %q has an error in its directive, so it can only count against", label, t.ID()))
+				f.bad = append(f.bad, at(ReasonOutcomeInvalid, true, "%s of test %q %s, so it can only count against", label, t.ID(), invalidWhy(o)))
 			}
 		case Excused:
 			f.counted++

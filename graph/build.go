@@ -470,7 +470,9 @@ func (b *builder) warnings() {
 		n := &g.nodes[i]
 		switch n.kind {
 		case parser.Outcome:
-			if g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
+			// Outcomes made from results files are warned about once per
+			// run, where the witnesses were (not) given (results package).
+			if !n.fromResults && g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
 				b.diag(diag.Diagnostic{
 					Code:    CodeUnwitnessedOutcome,
 					Message: fmt.Sprintf("outcome %q confirms a test but witnesses no implementation", n.id),

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
@@ -106,18 +108,54 @@ type Outcome struct {
 	Result string `json:"result"`
 	Config string `json:"config,omitempty"`
 	Status string `json:"status"`
-	// Excluded is the reason code of an excluded outcome, Detail what it
-	// says.
-	Excluded string `json:"excluded,omitempty"`
-	Detail   string `json:"detail,omitempty"`
-	Waiver   string `json:"waiver,omitempty"`
-	Expires  string `json:"waiver_expires,omitempty"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
+	// Why is the reason code of an excluded outcome, Detail what it says
+	// of this outcome.
+	Why     string `json:"why,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+	Waiver  string `json:"waiver,omitempty"`
+	Expires string `json:"waiver_expires,omitempty"`
+	// Case and CaseMessage are set on an outcome made from a results
+	// file: the test case's name and the first lines of what its runner
+	// said about it (the failure or skip message).
+	Case        string `json:"case,omitempty"`
+	CaseMessage string `json:"case_message,omitempty"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"`
 	// Waivers are every waiver that names the outcome, in force or not,
 	// each with its justification.
 	Waivers []WaiverNote `json:"waivers,omitempty"`
+}
+
+// outcomeOf renders how outcome evidence ev stands.
+func outcomeOf(c *check.Check, wh where, ev evaluate.OutcomeEvidence) Outcome {
+	o := ev.Outcome
+	op := wh.at(o.Pos())
+	out := Outcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
+		File: op.Filename, Line: op.Line, Column: op.Column}
+	if ev.Why != nil {
+		out.Why, out.Detail = ev.Why.Name, ev.Detail
+	}
+	if ev.Waiver != nil {
+		out.Waiver, out.Expires = ev.Waiver.ID(), ev.Waiver.ExpiresText()
+	}
+	if o.FromResults() {
+		out.Case = o.Title()
+		if n := c.ResultsOutcome(o.ID()); n != nil {
+			out.CaseMessage = n.Body
+		}
+	}
+	for _, we := range ev.Waivers {
+		w := we.Waiver
+		wp := wh.at(w.Pos())
+		note := WaiverNote{ID: w.ID(), Title: w.Title(), InForce: we.InForce, State: evaluate.WaiverState(we),
+			Expires: w.ExpiresText(), Justification: w.Justification(), File: wp.Filename, Line: wp.Line, Column: wp.Column}
+		if !we.InForce {
+			note.Why, note.Message = we.Why.Name, evaluate.WaiverLapse(we)
+		}
+		out.Waivers = append(out.Waivers, note)
+	}
+	return out
 }
 
 // WaiverNote is a waiver that names an outcome: whether it is in force at
@@ -203,27 +241,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 	for _, te := range v.Verifies {
 		t := TestEvidence{LinkedNode: linked(te.Link), Outcomes: []Outcome{}}
 		for _, ev := range te.Outcomes {
-			o := ev.Outcome
-			op := wh.at(o.Pos())
-			out := Outcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
-				File: op.Filename, Line: op.Line, Column: op.Column}
-			if ev.Waiver != nil {
-				out.Waiver, out.Expires = ev.Waiver.ID(), ev.Waiver.ExpiresText()
-			}
-			if ev.Standing == evaluate.Excluded {
-				out.Excluded, out.Detail = ev.Why.Name, ev.Detail
-			}
-			for _, we := range ev.Waivers {
-				w := we.Waiver
-				wp := wh.at(w.Pos())
-				note := WaiverNote{ID: w.ID(), Title: w.Title(), InForce: we.InForce, State: evaluate.WaiverState(we),
-					Expires: w.ExpiresText(), Justification: w.Justification(), File: wp.Filename, Line: wp.Line, Column: wp.Column}
-				if !we.InForce {
-					note.Why, note.Message = we.Why.Name, evaluate.WaiverLapse(we)
-				}
-				out.Waivers = append(out.Waivers, note)
-			}
-			t.Outcomes = append(t.Outcomes, out)
+			t.Outcomes = append(t.Outcomes, outcomeOf(c, wh, ev))
 		}
 		x.Verifies = append(x.Verifies, t)
 	}
@@ -283,7 +301,27 @@ var statusWords = map[string]string{
 	evaluate.Against.String():  "counts against",
 	evaluate.Invalid.String():  "counts against: no valid result",
 	evaluate.Skipped.String():  "skipped: no evidence either way",
-	evaluate.Excluded.String(): "excluded: witnesses no implementation",
+	evaluate.Excluded.String(): "excluded",
+}
+
+// excludedWords say why an outcome is excluded, by reason code.
+var excludedWords = map[string]string{
+	evaluate.ReasonOutcomeUnwitnessed.Name: "excluded: witnesses no implementation",
+	evaluate.ReasonFlakyRerun.Name:         "excluded: an earlier run; its last run passed",
+}
+
+// outcomeWords says how an outcome of status and (when excluded) reason
+// code why counted, in words.
+func outcomeWords(status, why string) string {
+	if status == evaluate.Excluded.String() {
+		if w, ok := excludedWords[why]; ok {
+			return w
+		}
+		if why != "" {
+			return "excluded (" + why + ")"
+		}
+	}
+	return statusWords[status]
 }
 
 // WriteExplain writes the evidence tree of every requirement node id bears
@@ -313,6 +351,24 @@ func WriteExplain(w io.Writer, c *check.Check, id string, opt ExplainOptions) er
 	}
 	fmt.Fprintf(bw, "\n(evaluated at %s)\n", Date(c.At))
 	return bw.Flush()
+}
+
+// printable shows the control characters of s (a test's output can hold
+// terminal escapes) as escape sequences, so that they reach no terminal.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func at(file string, line, col int) string {
@@ -362,8 +418,8 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 				fmt.Fprintf(w, "%s  %s\n", in, st.dim("(no outcomes)"))
 			}
 			for _, o := range t.Outcomes {
-				desc := statusWords[o.Status]
-				if o.Excluded != "" && o.Excluded != evaluate.ReasonOutcomeUnwitnessed.Name {
+				desc := outcomeWords(o.Status, o.Why)
+				if _, short := excludedWords[o.Why]; o.Detail != "" && !short {
 					desc = "excluded: " + o.Detail
 				}
 				if o.Waiver != "" {
@@ -377,6 +433,13 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 					cfg = "  [" + o.Config + "]"
 				}
 				fmt.Fprintf(w, "%s  %s  %s%s  %s  %s\n", in, st.id(o.ID), o.Result, cfg, desc, st.pos(at(o.File, o.Line, o.Column)))
+				// A results outcome's ID holds its case name; what its
+				// runner said follows, quoted.
+				for _, l := range strings.Split(o.CaseMessage, "\n") {
+					if l != "" {
+						fmt.Fprintf(w, "%s    %s\n", in, st.dim("| "+printable(l)))
+					}
+				}
 				for _, wv := range o.Waivers {
 					writeWaiver(w, st, wv, in+"    ")
 				}

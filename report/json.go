@@ -25,6 +25,20 @@ type jsonCheck struct {
 	// Suppressed are the diagnostics the project's suppress_warnings
 	// silences, each with the entry that does (docs/sphinx-needs.md).
 	Suppressed []jsonSuppressed `json:"suppressed,omitempty"`
+	// ResultsOutcomes are the outcomes made from results files, in the
+	// order they were read.
+	ResultsOutcomes []jsonResultsOutcome `json:"results_outcomes,omitempty"`
+}
+
+// jsonResultsOutcome is an outcome made from one run of a test case.
+type jsonResultsOutcome struct {
+	ID          string   `json:"id"`
+	Case        string   `json:"case"`
+	Result      string   `json:"result"`
+	Confirms    []string `json:"confirms"`
+	CaseMessage string   `json:"case_message,omitempty"`
+	File        string   `json:"file"`
+	Line        int      `json:"line"`
 }
 
 type jsonSuppressed struct {
@@ -65,6 +79,11 @@ type jsonReason struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
+	// Case and CaseMessage are set when the reason is about an outcome
+	// made from a results file: its case's name and the first lines of
+	// what the runner said about it.
+	Case        string `json:"case,omitempty"`
+	CaseMessage string `json:"case_message,omitempty"`
 }
 
 type jsonDiagnostic struct {
@@ -119,6 +138,20 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 		p := wh.at(u.Pos)
 		doc.Unmatched = append(doc.Unmatched, jsonCase{u.Name, u.Result, p.Filename, p.Line})
 	}
+	for i := range c.Outcomes {
+		o := &c.Outcomes[i]
+		p := wh.at(o.Pos)
+		jo := jsonResultsOutcome{ID: o.ID, Case: o.Title, Confirms: []string{}, CaseMessage: o.Body, File: p.Filename, Line: p.Line}
+		if r := o.Option("result"); r != nil {
+			jo.Result = r.Value
+		}
+		if cf := o.Option("confirms"); cf != nil {
+			for _, l := range cf.Links {
+				jo.Confirms = append(jo.Confirms, l.ID)
+			}
+		}
+		doc.ResultsOutcomes = append(doc.ResultsOutcomes, jo)
+	}
 	return encode(w, doc)
 }
 
@@ -130,7 +163,13 @@ func diagJSON(wh where, d diag.Diagnostic) jsonDiagnostic {
 
 func reasonJSON(wh where, r evaluate.Reason) jsonReason {
 	p := wh.at(r.Pos)
-	return jsonReason{r.Code.Name, r.Message, p.Filename, p.Line, p.Column}
+	jr := jsonReason{Code: r.Code.Name, Message: r.Message, File: p.Filename, Line: p.Line, Column: p.Column}
+	if wh.c != nil {
+		if n := wh.c.ResultsOutcome(r.Subject); n != nil {
+			jr.Case, jr.CaseMessage = n.Title, n.Body
+		}
+	}
+	return jr
 }
 
 // stdJSON makes encode write through encoding/json alone, in one piece:

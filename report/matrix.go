@@ -177,10 +177,16 @@ type MatrixOutcome struct {
 	Result string `json:"result"`
 	Config string `json:"config"`
 	Status string `json:"status"`
+	// Why is the reason code of an excluded outcome.
+	Why    string `json:"why,omitempty"`
 	Waiver string `json:"waiver,omitempty"` // the waiver in force that excuses it
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	URL    string `json:"url,omitempty"`
+	// Case and CaseMessage are set on an outcome made from a results
+	// file: the case's name and the first lines of its runner's message.
+	Case        string `json:"case,omitempty"`
+	CaseMessage string `json:"case_message,omitempty"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	URL         string `json:"url,omitempty"`
 }
 
 // MatrixWaiver is a waiver in force (not expired at the evaluation date)
@@ -310,6 +316,15 @@ func BuildMatrix(c *check.Check, opt MatrixOptions) *Matrix {
 				if ev.Waiver != nil {
 					mo.Waiver = ev.Waiver.ID()
 				}
+				if ev.Why != nil {
+					mo.Why = ev.Why.Name
+				}
+				if o.FromResults() {
+					mo.Case = o.Title()
+					if n := c.ResultsOutcome(o.ID()); n != nil {
+						mo.CaseMessage = n.Body
+					}
+				}
 				mt.Outcomes = append(mt.Outcomes, mo)
 				for _, we := range ev.Waivers {
 					if !we.InForce {
@@ -382,7 +397,7 @@ func WriteMatrixJSON(w io.Writer, m *Matrix) error { return encode(w, m) }
 func outcomeNote(o MatrixOutcome) string {
 	switch o.Status {
 	case "excluded":
-		return "excluded: witnesses no implementation"
+		return outcomeWords(o.Status, o.Why)
 	case "excused":
 		return "excused by " + o.Waiver
 	case "invalid":
@@ -391,9 +406,13 @@ func outcomeNote(o MatrixOutcome) string {
 	return ""
 }
 
-// outcomeText is "passed[linux]" with a note: "failed[win] (excused by W-1)".
+// outcomeText is "passed[linux]" with a note: "failed[win] (excused by W-1)",
+// after the case name of an outcome made from results ("pkg.TestX: failed").
 func outcomeText(o MatrixOutcome) string {
 	s := o.Result
+	if o.Case != "" {
+		s = o.Case + ": " + s
+	}
 	if o.Config != "" {
 		s += "[" + o.Config + "]"
 	}
@@ -525,6 +544,9 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 			for j, o := range t.Outcomes {
 				if j > 0 {
 					b.WriteString(", ")
+				}
+				if o.Case != "" {
+					b.WriteString(mdEscape(o.Case + ": "))
 				}
 				b.WriteString(mdLink(o.Result, o.URL))
 				if o.Config != "" {

@@ -55,9 +55,12 @@ func plural(n int, word string) string {
 // where resolves the positions of one check and reads the lines they are
 // on, from the file set's one line table: a snippet shows the line seg
 // counted.
-type where struct{ fs *source.FileSet }
+type where struct {
+	fs *source.FileSet
+	c  *check.Check // for what a position alone does not say
+}
 
-func whereOf(c *check.Check) where { return where{c.Files} }
+func whereOf(c *check.Check) where { return where{c.Files, c} }
 
 func (w where) at(p source.Pos) source.Position { return w.fs.Position(p) }
 

@@ -1,11 +1,14 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/source"
@@ -13,6 +16,7 @@ import (
 
 // event is the part of a test2json event seg reads.
 type event struct {
+	Time        string
 	Action      string
 	Package     string
 	Test        string
@@ -26,7 +30,8 @@ type event struct {
 // goRun is a test that has started and not ended yet.
 type goRun struct {
 	line    int    // of the last event naming the test
-	message string // first line of output worth showing
+	time    string // of that event
+	message lines  // first lines of output worth showing
 	panic   string // first "panic: " line
 	props   map[string][]string
 	// benched: a benchmark (or one under it) printed a result line. go test
@@ -41,194 +46,137 @@ type goPackage struct {
 	ran         bool // a test of the package started
 	buildFailed bool // an output line said "[build failed]" or "[setup failed]"
 	failedBuild string
-	message     string // first package-level output line worth showing
+	message     lines  // first package-level output lines worth showing
 	panic       string // first package-level "panic: " line (older go test)
 	running     map[string]*goRun
+}
+
+// lines collects the first MessageLines lines of output worth showing.
+type lines []string
+
+func (l *lines) add(text string, skip func(string) bool) {
+	for _, line := range strings.Split(text, "\n") {
+		if len(*l) >= MessageLines {
+			return
+		}
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "=== ") || skip(line) {
+			continue
+		}
+		*l = append(*l, cut(line))
+	}
+}
+
+func (l lines) String() string { return strings.Join(l, "\n") }
+
+// maxEventLine is the longest go test -json line read; a longer one is
+// passed over as damage (invalid-results), without being held whole. (A
+// variable so that a test can lower it.)
+var maxEventLine = 64 << 20
+
+// goReader is the state of one go test -json stream being read.
+type goReader struct {
+	sf       *source.File
+	emit     func(*Case)
+	diags    diag.List
+	pkgs     map[string]*goPackage
+	buildErr map[string]string // import path -> first compiler messages
+	badTime  bool
+	pending  []Case // the cases of one package's end, put in line order
+}
+
+func (g *goReader) pos(line int) source.Pos { return g.sf.Mark(line, 1) }
+
+// dated sets c's date from t, the Time of the event that ended it.
+func (g *goReader) dated(c *Case, t string, line int) {
+	if t == "" {
+		return
+	}
+	tm, err := time.Parse(time.RFC3339Nano, t)
+	if err != nil {
+		c.BadDate = true
+		if !g.badTime {
+			g.badTime = true
+			g.diags = append(g.diags, badTimestamp(g.pos(line), "the Time %q of this event is not a date and time", t))
+		}
+		return
+	}
+	c.Date = tm.UTC().Format(time.DateOnly)
+}
+
+func (g *goReader) pkg(name string) *goPackage {
+	p := g.pkgs[name]
+	if p == nil {
+		p = &goPackage{running: map[string]*goRun{}}
+		g.pkgs[name] = p
+	}
+	return p
 }
 
 // readGoTest reads a `go test -json` stream. A case ends at the test's
 // pass, fail or skip event; a test still running when its package ends (a
 // panic, a timeout, os.Exit) is an error, except a benchmark that printed
-// its result (go test ends a passing benchmark with no "pass" event); a package that fails before any
-// test starts (a build failure) is one error case named by the package.
-// Lines that are not JSON objects (compiler output of `go test -json 2>&1`)
-// are passed over; a line that starts like one and does not parse is
-// invalid-results.
-func readGoTest(sf *source.File, data []byte) ([]Case, diag.List) {
+// its result (go test ends a passing benchmark with no "pass" event); a
+// package that fails before any test starts (a build failure) is one error
+// case named by the package. Lines that are not JSON objects (compiler
+// output of `go test -json 2>&1`) are passed over; a line that starts like
+// one and does not parse is invalid-results. Each case is emitted when the
+// event that ends it is read.
+func readGoTest(sf *source.File, r *bufio.Reader, emit func(*Case)) diag.List {
+	g := &goReader{sf: sf, emit: emit, pkgs: map[string]*goPackage{}, buildErr: map[string]string{}}
 	var (
-		cases    []Case
-		diags    diag.List
-		pkgs     = map[string]*goPackage{}
-		buildErr = map[string]string{} // import path -> first compiler message
-		events   int
-		bad      int
-		badLine  int
-		last     int
+		events  int
+		bad     int
+		badLine int
+		last    int
+		lineNo  int
+		long    []byte
 	)
-	pos := func(line int) source.Pos { return sf.Mark(line, 1) }
-	pkgOf := func(name string) *goPackage {
-		p := pkgs[name]
-		if p == nil {
-			p = &goPackage{running: map[string]*goRun{}}
-			pkgs[name] = p
+	for {
+		line, err := r.ReadSlice('\n')
+		tooLong := false
+		if err == bufio.ErrBufferFull {
+			// A line longer than the buffer: gather it, up to a bound.
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = r.ReadSlice('\n')
+				if len(long)+len(line) > maxEventLine {
+					tooLong, long = true, long[:0]
+				} else if !tooLong {
+					long = append(long, line...)
+				}
+			}
+			line = long
 		}
-		return p
-	}
-	// end closes a package: its tests still running become errors, but
-	// for the benchmarks that passed.
-	end := func(name string, p *goPackage, line int, failed bool) {
-		for test, r := range p.running {
-			if benchPassed(p.running, test, r) {
-				cases = append(cases, Case{Name: name + "." + test, Result: Passed, Pos: pos(r.line), Line: r.line, Properties: r.props})
-				continue
-			}
-			msg := r.panic
-			if msg == "" {
-				msg = p.panic
-			}
-			if msg == "" {
-				msg = "the test did not finish: its package ended while it ran"
-			}
-			cases = append(cases, Case{Name: name + "." + test, Result: Error, Pos: pos(r.line), Line: r.line, Properties: r.props, Message: msg})
+		if err != nil && err != io.EOF {
+			g.diags = append(g.diags, invalid(g.pos(lineNo+1), "%v", bare(err)))
+			break
 		}
-		if failed && !p.ran {
-			msg := buildErr[p.failedBuild]
-			if msg == "" {
-				msg = p.message
-			}
-			if msg == "" && (p.buildFailed || p.failedBuild != "") {
-				msg = "the package's tests did not build"
-			}
-			if msg == "" {
-				msg = "the package failed before any test ran"
-			}
-			cases = append(cases, Case{Name: name, Result: Error, Pos: pos(line), Line: line, Message: msg, Covers: name})
-		}
-		delete(pkgs, name)
-	}
-
-	lineNo := 0
-	for rest := data; len(rest) > 0; {
-		var line []byte
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			line, rest = rest, nil
+		if len(line) == 0 && err == io.EOF {
+			break
 		}
 		lineNo++
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
+		t := bytes.TrimSpace(line)
 		var e event
-		if err := json.Unmarshal(line, &e); err != nil {
+		switch {
+		case tooLong:
 			if bad == 0 {
 				badLine = lineNo
 			}
 			bad++
-			continue
+		case len(t) == 0 || t[0] != '{':
+		case json.Unmarshal(t, &e) != nil:
+			if bad == 0 {
+				badLine = lineNo
+			}
+			bad++
+		case e.Action != "":
+			events++
+			last = lineNo
+			g.event(&e, lineNo)
 		}
-		if e.Action == "" {
-			continue
-		}
-		events++
-		last = lineNo
-		switch e.Action {
-		case "build-output":
-			if _, ok := buildErr[e.ImportPath]; !ok {
-				if l := firstLine(e.Output); l != "" && !strings.HasPrefix(l, "# ") {
-					buildErr[e.ImportPath] = l
-				}
-			}
-			continue
-		case "build-fail":
-			continue
-		}
-		if e.Package == "" {
-			continue
-		}
-		p := pkgOf(e.Package)
-		if e.Test == "" {
-			switch e.Action {
-			case "output":
-				if strings.Contains(e.Output, "[build failed]") || strings.Contains(e.Output, "[setup failed]") {
-					p.buildFailed = true
-				}
-				if p.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
-					p.panic = firstLine(e.Output)
-				}
-				if p.message == "" {
-					if l := firstLine(e.Output); l != "" && !strings.HasPrefix(l, "FAIL") && !strings.HasPrefix(l, "ok ") {
-						p.message = l
-					}
-				}
-			case "fail":
-				p.failedBuild = e.FailedBuild
-				end(e.Package, p, lineNo, true)
-			case "pass", "skip":
-				end(e.Package, p, lineNo, false)
-			}
-			continue
-		}
-		r := p.running[e.Test]
-		switch {
-		case e.Action == "run":
-			r = &goRun{}
-			p.running[e.Test] = r
-			p.ran = true
-		case r != nil:
-		case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
-			r = &goRun{} // an end without a start: still the test's result
-		default:
-			continue // output of a test that is not running makes no case
-		}
-		r.line = lineNo
-		switch e.Action {
-		case "output":
-			if r.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
-				r.panic = firstLine(e.Output)
-			}
-			out := e.Output
-			if strings.HasPrefix(e.Test, "Benchmark") {
-				out = r.partial + out
-				r.partial = ""
-				if !strings.HasSuffix(out, "\n") {
-					r.partial = out
-				}
-			}
-			if strings.HasPrefix(e.Test, "Benchmark") && r.partial == "" && isBenchResult(e.Test, out) {
-				r.benched = true
-				for t := e.Test; strings.Contains(t, "/"); {
-					t = t[:strings.LastIndexByte(t, '/')]
-					if up := p.running[t]; up != nil {
-						up.benched = true
-					}
-				}
-			}
-			if r.message == "" {
-				if l := firstLine(e.Output); l != "" && !strings.HasPrefix(l, "--- ") {
-					r.message = l
-				}
-			}
-		case "attr":
-			if r.props == nil {
-				r.props = map[string][]string{}
-			}
-			r.props[e.Key] = append(r.props[e.Key], e.Value)
-		case "pass", "fail", "skip":
-			c := Case{Name: e.Package + "." + e.Test, Pos: pos(lineNo), Line: lineNo, Properties: r.props}
-			switch {
-			case e.Action == "pass":
-				c.Result = Passed
-			case e.Action == "skip":
-				c.Result, c.Message = Skipped, r.message
-			case r.panic != "":
-				c.Result, c.Message = Error, r.panic
-			default:
-				c.Result, c.Message = Failed, r.message
-			}
-			cases = append(cases, c)
-			delete(p.running, e.Test)
+		if err == io.EOF {
+			break
 		}
 	}
 
@@ -240,26 +188,182 @@ func readGoTest(sf *source.File, data []byte) ([]Case, diag.List) {
 		if badLine == lineNo {
 			what = "the last line is not a complete go test -json event (truncated?)"
 		}
-		diags = append(diags, invalid(pos(badLine), "%s", what))
+		g.diags = append(g.diags, invalid(g.pos(badLine), "%s", what))
 	}
 	if events == 0 && bad == 0 {
-		diags = append(diags, invalid(pos(1), "no go test -json event in the file"))
+		g.diags = append(g.diags, invalid(g.pos(1), "no go test -json event in the file"))
 	}
 	// Packages that never ended: the stream was cut. Their running tests
 	// have no result, and none is made up for them.
 	var open []string
-	for name, p := range pkgs {
+	for name, p := range g.pkgs {
 		if len(p.running) > 0 {
 			open = append(open, name)
 		}
 	}
 	if len(open) > 0 && badLine != lineNo {
 		sort.Strings(open)
-		diags = append(diags, invalid(pos(last),
+		g.diags = append(g.diags, invalid(g.pos(last),
 			"the stream ends while tests of %s are still running (truncated?)", strings.Join(open, ", ")))
 	}
-	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Line < cases[j].Line })
-	return cases, diags
+	return g.diags
+}
+
+// end closes a package at line (an event at time at): its tests still
+// running become errors, but for the benchmarks that passed.
+func (g *goReader) end(name string, p *goPackage, line int, at string, failed bool) {
+	g.pending = g.pending[:0]
+	for test, r := range p.running {
+		c := Case{Name: name + "." + test, Pos: g.pos(r.line), Line: r.line, Properties: r.props}
+		g.dated(&c, r.time, r.line)
+		if benchPassed(p.running, test, r) {
+			c.Result = Passed
+		} else {
+			msg := r.panic
+			if msg == "" {
+				msg = p.panic
+			}
+			if msg == "" {
+				msg = "the test did not finish: its package ended while it ran"
+			}
+			c.Result, c.Message = Error, msg
+		}
+		g.pending = append(g.pending, c)
+	}
+	sort.Slice(g.pending, func(i, j int) bool {
+		a, b := &g.pending[i], &g.pending[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Name < b.Name
+	})
+	for i := range g.pending {
+		g.emit(&g.pending[i])
+	}
+	if failed && !p.ran {
+		msg := g.buildErr[p.failedBuild]
+		if msg == "" {
+			msg = p.message.String()
+		}
+		if msg == "" && (p.buildFailed || p.failedBuild != "") {
+			msg = "the package's tests did not build"
+		}
+		if msg == "" {
+			msg = "the package failed before any test ran"
+		}
+		c := Case{Name: name, Result: Error, Pos: g.pos(line), Line: line, Message: msg, Covers: name}
+		g.dated(&c, at, line)
+		g.emit(&c)
+	}
+	delete(g.pkgs, name)
+}
+
+// event applies one event of the stream, read at line lineNo.
+func (g *goReader) event(e *event, lineNo int) {
+	switch e.Action {
+	case "build-output":
+		if _, ok := g.buildErr[e.ImportPath]; !ok {
+			var l lines
+			l.add(e.Output, func(s string) bool { return strings.HasPrefix(s, "# ") })
+			if len(l) > 0 {
+				g.buildErr[e.ImportPath] = l.String()
+			}
+		}
+		return
+	case "build-fail":
+		return
+	}
+	if e.Package == "" {
+		return
+	}
+	p := g.pkg(e.Package)
+	if e.Test == "" {
+		switch e.Action {
+		case "output":
+			if strings.Contains(e.Output, "[build failed]") || strings.Contains(e.Output, "[setup failed]") {
+				p.buildFailed = true
+			}
+			if p.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
+				p.panic = firstLine(e.Output)
+			}
+			p.message.add(e.Output, func(l string) bool {
+				return strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "ok ") || l == "PASS"
+			})
+		case "fail":
+			p.failedBuild = e.FailedBuild
+			g.end(e.Package, p, lineNo, e.Time, true)
+		case "pass", "skip":
+			g.end(e.Package, p, lineNo, e.Time, false)
+		}
+		return
+	}
+	r := p.running[e.Test]
+	switch {
+	case e.Action == "run":
+		r = &goRun{}
+		p.running[e.Test] = r
+		p.ran = true
+	case r != nil:
+	case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
+		r = &goRun{} // an end without a start: still the test's result
+	default:
+		return // output of a test that is not running makes no case
+	}
+	r.line, r.time = lineNo, e.Time
+	switch e.Action {
+	case "output":
+		if r.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
+			r.panic = firstLine(e.Output)
+		}
+		out := e.Output
+		if strings.HasPrefix(e.Test, "Benchmark") {
+			out = r.partial + out
+			r.partial = ""
+			if !strings.HasSuffix(out, "\n") {
+				r.partial = out
+			}
+		}
+		if strings.HasPrefix(e.Test, "Benchmark") && r.partial == "" && isBenchResult(e.Test, out) {
+			r.benched = true
+			for t := e.Test; strings.Contains(t, "/"); {
+				t = t[:strings.LastIndexByte(t, '/')]
+				if up := p.running[t]; up != nil {
+					up.benched = true
+				}
+			}
+		}
+		r.message.add(e.Output, func(l string) bool { return strings.HasPrefix(l, "--- ") })
+	case "attr":
+		if r.props == nil {
+			r.props = map[string][]string{}
+		}
+		r.props[e.Key] = append(r.props[e.Key], e.Value)
+	case "pass", "fail", "skip":
+		c := Case{Name: e.Package + "." + e.Test, Pos: g.pos(lineNo), Line: lineNo, Properties: r.props}
+		g.dated(&c, e.Time, lineNo)
+		switch {
+		case e.Action == "pass":
+			c.Result = Passed
+		case e.Action == "skip":
+			c.Result, c.Message = Skipped, r.message.String()
+		case r.panic != "":
+			c.Result, c.Message = Error, r.panic
+		default:
+			c.Result, c.Message = Failed, r.message.String()
+		}
+		delete(p.running, e.Test)
+		g.emit(&c)
+	}
+}
+
+// firstLine is the first line of text worth showing, cut to MessageWidth.
+func firstLine(s string) string {
+	var l lines
+	l.add(s, func(string) bool { return false })
+	if len(l) == 0 {
+		return ""
+	}
+	return l[0]
 }
 
 // isBenchResult reports whether out is the result line of the benchmark

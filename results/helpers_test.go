@@ -27,7 +27,9 @@ func pos(file string, line, col int) source.Pos {
 
 // src is a results source whose file is in tfs.
 func src(path string, data []byte) Source {
-	return Source{Path: path, Data: data, File: tfs.Add(path, len(data), source.Newlines)}
+	s := BytesSource(path, data)
+	s.File = tfs.Add(path, len(data), source.Newlines)
+	return s
 }
 
 // where renders a position of tfs.

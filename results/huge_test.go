@@ -3,6 +3,8 @@ package results
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"runtime"
 	"testing"
 
 	"github.com/seg-trace/seg/parser"
@@ -146,5 +148,74 @@ func BenchmarkOutcomes(b *testing.B) {
 	srcs := []Source{src("big", hugeGoTest(hugeCases))}
 	for b.Loop() {
 		Outcomes(specs, srcs)
+	}
+}
+
+// junitStream makes a JUnit file on the fly as it is read: cases test
+// cases, each with out bytes of system-out, one in ten failing.
+type junitStream struct {
+	cases, out, next int
+	buf              []byte
+	done             bool
+}
+
+func (j *junitStream) Read(p []byte) (int, error) {
+	for len(j.buf) == 0 {
+		switch {
+		case j.done:
+			return 0, io.EOF
+		case j.next == 0 && j.buf == nil:
+			j.buf = []byte("<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"s\" timestamp=\"2026-11-28T10:00:00\">\n")
+		case j.next == j.cases:
+			j.buf, j.done = []byte("</testsuite>\n</testsuites>\n"), true
+		default:
+			var b bytes.Buffer
+			fmt.Fprintf(&b, "<testcase classname=\"big\" name=\"case%d\">", j.next)
+			if j.next%10 == 3 {
+				b.WriteString("<failure message=\"wrong answer\">trace</failure>")
+			}
+			b.WriteString("<system-out>")
+			line := bytes.Repeat([]byte("x"), 99)
+			for n := 0; n < j.out; n += 100 {
+				b.Write(line)
+				b.WriteByte('\n')
+			}
+			b.WriteString("</system-out></testcase>\n")
+			j.buf = b.Bytes()
+			j.next++
+		}
+	}
+	n := copy(p, j.buf)
+	j.buf = j.buf[n:]
+	return n, nil
+}
+
+// TestStreamedMemory reads a JUnit stream of 256 MiB, made as it is read:
+// the file is never held, so the heap stays far below its size (the cases
+// are kept, their output is not).
+func TestStreamedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	const cases, out = 2048, 128 << 10 // 2,048 × 128 KiB = 256 MiB
+	stream := &junitStream{cases: cases, out: out}
+	s := Source{Path: "big.xml", Open: func() (io.ReadCloser, error) { return io.NopCloser(stream), nil }}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	n, failed := 0, 0
+	diags := scan(s, func(c *Case) {
+		n++
+		if c.Result == Failed {
+			failed++
+		}
+	})
+	runtime.ReadMemStats(&after)
+	if len(diags) != 0 || n != cases || failed != cases/10+1 {
+		t.Fatalf("%d cases, %d failed, diagnostics %v", n, failed, diags)
+	}
+	// HeapSys is what the heap took from the system: it bounds the peak.
+	if grew := int64(after.HeapSys) - int64(before.HeapSys); grew > 64<<20 {
+		t.Errorf("reading a 256 MiB stream grew the heap by %d MiB", grew>>20)
 	}
 }

@@ -1,23 +1,25 @@
 package results
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/source"
 )
 
-// readJUnit reads the <testcase> elements of a JUnit XML file, at any depth
-// under a <testsuites> or <testsuite> root. bom is the width of a byte order
-// mark cut from the start of data (it shifts the columns of line 1).
-func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
-	dec := xml.NewDecoder(bytes.NewReader(data))
+// readJUnit reads the <testcase> elements of a JUnit XML stream, at any
+// depth under a <testsuites> or <testsuite> root, and emits each run of a
+// case when its element ends. bom is the width of a byte order mark cut
+// from the start (it shifts the columns of line 1).
+func readJUnit(sf *source.File, r io.Reader, bom int, emit func(*Case)) diag.List {
+	dec := xml.NewDecoder(r)
 	dec.CharsetReader = charsetReader
 	pos := func(line, col int) source.Pos {
 		if line == 1 {
@@ -27,26 +29,28 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 	}
 
 	var (
-		cases   []Case
+		diags   diag.List
 		depth   int // of the element being read
 		roots   int
 		root    string    // the root element's name
+		suites  []suite   // the suites the reader is in, innermost last
 		tc      *testcase // the <testcase> being read, nil outside one
 		capture *run      // the run whose message is taken from text
 		capDep  int
 		prop    *property // the <property> being read
+		cur     Case      // the case emitted, reused
 	)
 	for {
 		line, col := dec.InputPos() // where the next token starts
 		tok, err := dec.Token()
 		if err == io.EOF {
 			if roots == 0 {
-				return nil, diag.List{invalid(pos(1, 1), "no XML element in the file")}
+				return append(diags, invalid(pos(1, 1), "no XML element in the file"))
 			}
-			return cases, nil
+			return diags
 		}
 		if err != nil {
-			return cases, diag.List{xmlDamage(dec, err, pos, tc)}
+			return append(diags, xmlDamage(dec, err, pos, tc))
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -55,26 +59,40 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 			if depth == 1 {
 				roots++
 				if roots > 1 {
-					return cases, diag.List{invalid(pos(line, col), "a second root element <%s>", name)}
+					return append(diags, invalid(pos(line, col), "a second root element <%s>", name))
 				}
 				if name != "testsuites" && name != "testsuite" {
-					return nil, diag.List{invalid(pos(line, col),
-						"root element <%s> is not <testsuites> or <testsuite>", name)}
+					return append(diags, invalid(pos(line, col),
+						"root element <%s> is not <testsuites> or <testsuite>", name))
 				}
 				root = name
-				continue
 			}
 			if tc == nil {
 				switch name {
 				case "testcase":
 					tc = &testcase{depth: depth, main: run{result: Passed, pos: pos(line, col), line: line}}
 					tc.name, tc.alt = junitNames(attr(t, "classname"), attr(t, "name"))
+					if len(suites) > 0 {
+						tc.suite = suites[len(suites)-1]
+					}
 				case "testsuite", "testsuites":
+					s := suite{depth: depth}
+					if len(suites) > 0 {
+						s.date, s.bad = suites[len(suites)-1].date, suites[len(suites)-1].bad
+					}
+					if ts, ok := attrOK(t, "timestamp"); ok && strings.TrimSpace(ts) != "" {
+						day, err := junitDay(ts)
+						s.date, s.bad = day, err != nil
+						if err != nil {
+							diags = append(diags, badTimestamp(pos(line, col), "the timestamp %q of <%s> is not a date and time", ts, name))
+						}
+					}
+					suites = append(suites, s)
 				default:
 					// Suite properties, output, vendor extensions: nothing
 					// in them is a case of the suite.
 					if err := dec.Skip(); err != nil {
-						return cases, diag.List{xmlDamage(dec, err, pos, nil)}
+						return append(diags, xmlDamage(dec, err, pos, nil))
 					}
 					depth--
 				}
@@ -90,19 +108,24 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 					r = tc.set(Failed, 2)
 				case "skipped":
 					r = tc.set(Skipped, 1)
-				case "flakyFailure", "rerunFailure":
+				case "flakyFailure":
+					r = tc.flaky(Failed, pos(line, col), line)
+				case "flakyError":
+					r = tc.flaky(Error, pos(line, col), line)
+				case "rerunFailure":
 					r = tc.rerun(Failed, pos(line, col), line)
-				case "flakyError", "rerunError":
+				case "rerunError":
 					r = tc.rerun(Error, pos(line, col), line)
 				case "properties":
 					tc.inProperties = true
 				}
 				if r != nil {
-					r.message = firstLine(attr(t, "message"))
+					r.message = firstLines(attr(t, "message"))
 					// gotestsum and ctest write message="Failed": the
 					// element's text, when there is any, says more.
 					if r.message == "" || r.message == "Failed" {
 						capture, capDep = r, depth
+						r.text = &bounded{}
 					}
 				}
 			case 2:
@@ -117,7 +140,7 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 			if tc != nil {
 				switch depth - tc.depth {
 				case 0:
-					cases = tc.emit(cases)
+					tc.emit(&cur, emit)
 					tc = nil
 				case 1:
 					tc.inProperties = false
@@ -136,8 +159,14 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 						prop = nil
 					}
 				}
+			} else if n := len(suites); n > 0 && suites[n-1].depth == depth {
+				suites = suites[:n-1]
 			}
 			if capture != nil && depth == capDep {
+				if m := firstLines(capture.text.String()); m != "" {
+					capture.message = m
+				}
+				capture.text = nil
 				capture = nil
 			}
 			depth--
@@ -146,12 +175,12 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 			// instructions may follow (XML's Misc): anything else is a
 			// file that does not end where the runner meant it to.
 			if depth == 0 && roots > 0 {
-				return cases, diag.List{invalid(pos(line, col), "a <!%s> declaration after the end of the root element <%s>", firstWord(t), root)}
+				return append(diags, invalid(pos(line, col), "a <!%s> declaration after the end of the root element <%s>", firstWord(t), root))
 			}
 		case xml.CharData:
 			if depth == 0 && roots > 0 {
 				if l, c, ok := afterSpace(t, line, col); ok {
-					return cases, diag.List{invalid(pos(l, c), "text after the end of the root element <%s>", root)}
+					return append(diags, invalid(pos(l, c), "text after the end of the root element <%s>", root))
 				}
 				continue
 			}
@@ -159,12 +188,51 @@ func readJUnit(sf *source.File, data []byte, bom int) ([]Case, diag.List) {
 				prop.text.Write(t)
 			}
 			if capture != nil {
-				if l := firstLine(string(t)); l != "" {
-					capture.message = l
-					capture = nil
-				}
+				capture.text.Write(t)
 			}
 		}
+	}
+}
+
+// suite is a <testsuite> (or <testsuites>) element the reader is in: its
+// depth and the day its timestamp names, its own or its parent's.
+type suite struct {
+	depth int
+	date  string
+	bad   bool
+}
+
+// junitDay is the UTC day of a JUnit timestamp. Writers use ISO 8601 with
+// or without a zone (Surefire, pytest and jest-junit write local time
+// without one, which is read as UTC), with or without fractions of a
+// second, with 'T' or a space between date and time.
+func junitDay(ts string) (string, error) {
+	ts = strings.TrimSpace(ts)
+	for _, layout := range []string{
+		"2006-01-02T15:04:05.999999999Z07:00",
+		"2006-01-02T15:04:05.999999999Z0700",
+		"2006-01-02T15:04:05.999999999",
+		"2006-01-02 15:04:05.999999999Z07:00",
+		"2006-01-02 15:04:05.999999999",
+		"2006-01-02T15:04Z07:00",
+		"2006-01-02T15:04",
+		"2006-01-02",
+	} {
+		if t, err := time.Parse(layout, ts); err == nil {
+			return t.UTC().Format(time.DateOnly), nil
+		}
+	}
+	return "", fmt.Errorf("not a date and time: %q", ts)
+}
+
+func badTimestamp(p source.Pos, format string, args ...any) diag.Diagnostic {
+	return diag.Diagnostic{
+		Code:    CodeInvalidTimestamp,
+		Message: fmt.Sprintf(format, args...),
+		Detail: "seg dates each outcome it makes from a results file by the file's own time (an ISO 8601 " +
+			"date and time; UTC when it names no zone). The outcomes of the cases it dates count only " +
+			"against their requirements, as an outcome with a bad :date: does.",
+		Span: source.At(p),
 	}
 }
 
@@ -219,6 +287,7 @@ func xmlDamage(dec *xml.Decoder, err error, pos func(line, col int) source.Pos, 
 type run struct {
 	result  string
 	message string
+	text    *bounded // the element's text, while it is read for a message
 	pos     source.Pos
 	line    int
 }
@@ -227,16 +296,18 @@ type property struct {
 	name     string
 	value    string
 	hasValue bool
-	text     strings.Builder
+	text     bounded
 }
 
 type testcase struct {
 	depth        int
 	name         string
 	alt          []string
+	suite        suite
 	main         run
-	rank         int // of main.result: 0 passed, 1 skipped, 2 failed, 3 error
-	reruns       []run
+	rank         int   // of main.result: 0 passed, 1 skipped, 2 failed, 3 error
+	flakes       []run // flakyFailure, flakyError: runs before main
+	reruns       []run // rerunFailure, rerunError: runs after main
 	props        map[string][]string
 	inProperties bool
 }
@@ -252,20 +323,32 @@ func (tc *testcase) set(result string, rank int) *run {
 	return &tc.main
 }
 
+func (tc *testcase) flaky(result string, pos source.Pos, line int) *run {
+	tc.flakes = append(tc.flakes, run{result: result, pos: pos, line: line})
+	return &tc.flakes[len(tc.flakes)-1]
+}
+
 func (tc *testcase) rerun(result string, pos source.Pos, line int) *run {
 	tc.reruns = append(tc.reruns, run{result: result, pos: pos, line: line})
 	return &tc.reruns[len(tc.reruns)-1]
 }
 
-// emit appends the case's runs: the run the <testcase> element itself
-// reports first, then every flaky or rerun element in file order.
-func (tc *testcase) emit(cases []Case) []Case {
-	for i := -1; i < len(tc.reruns); i++ {
-		r := tc.main
-		if i >= 0 {
-			r = tc.reruns[i]
-		}
-		cases = append(cases, Case{
+// emit gives the case's runs in the order they ran: Surefire writes a
+// test that failed and then passed on a rerun as a <testcase> (the last,
+// passing run) holding a flakyFailure or flakyError per earlier run, and a
+// test that failed on every run as a <testcase> with its first failure
+// followed by a rerunFailure or rerunError per later run.
+func (tc *testcase) emit(c *Case, emit func(*Case)) {
+	runs := make([]*run, 0, 1+len(tc.flakes)+len(tc.reruns))
+	for i := range tc.flakes {
+		runs = append(runs, &tc.flakes[i])
+	}
+	runs = append(runs, &tc.main)
+	for i := range tc.reruns {
+		runs = append(runs, &tc.reruns[i])
+	}
+	for _, r := range runs {
+		*c = Case{
 			Name:       tc.name,
 			AltNames:   tc.alt,
 			Result:     r.result,
@@ -273,9 +356,11 @@ func (tc *testcase) emit(cases []Case) []Case {
 			Line:       r.line,
 			Properties: tc.props,
 			Message:    r.message,
-		})
+			Date:       tc.suite.date,
+			BadDate:    tc.suite.bad,
+		}
+		emit(c)
 	}
-	return cases
 }
 
 // junitNames gives a JUnit case's name and its alternative names.
@@ -335,11 +420,31 @@ func attrOK(e xml.StartElement, name string) (string, bool) {
 	return "", false
 }
 
-// firstLine is the first line of text that says something: blank lines and
-// go test's "=== RUN" banners (which gotestsum copies into its messages)
-// are passed over.
-func firstLine(s string) string {
-	for s != "" {
+// The bounds of a case's message: the first lines of what the runner
+// wrote, enough to tell one failure from another in a report.
+const (
+	MessageLines = 5
+	MessageWidth = 240 // bytes a line, cut at a character boundary
+	// messageText is how much text is kept to find those lines in.
+	messageText = 16 << 10
+)
+
+// bounded keeps the first messageText bytes written to it.
+type bounded struct{ strings.Builder }
+
+func (b *bounded) Write(p []byte) {
+	if room := messageText - b.Len(); room > 0 {
+		b.Builder.Write(p[:min(len(p), room)])
+	}
+}
+
+// firstLines is the first MessageLines lines of text that say something:
+// blank lines and go test's "=== RUN" banners (which gotestsum copies into
+// its messages) are passed over, each line is trimmed, and a long line is
+// cut to MessageWidth bytes with an ellipsis.
+func firstLines(s string) string {
+	var lines []string
+	for s != "" && len(lines) < MessageLines {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
 			line, s = s[:i], s[i+1:]
@@ -347,27 +452,68 @@ func firstLine(s string) string {
 			s = ""
 		}
 		line = strings.TrimSpace(line)
-		if line != "" && !strings.HasPrefix(line, "=== ") {
-			return line
+		if line == "" || strings.HasPrefix(line, "=== ") {
+			continue
 		}
+		lines = append(lines, cut(line))
 	}
-	return ""
+	return strings.Join(lines, "\n")
+}
+
+// cut shortens line to MessageWidth bytes, at a character boundary.
+func cut(line string) string {
+	if len(line) <= MessageWidth {
+		return line
+	}
+	i := MessageWidth - len("…")
+	for i > 0 && !utf8.RuneStart(line[i]) {
+		i--
+	}
+	return line[:i] + "…"
 }
 
 // charsetReader accepts the single-byte encodings a JUnit writer may
-// declare besides UTF-8.
+// declare besides UTF-8, decoding them as they are read.
 func charsetReader(label string, in io.Reader) (io.Reader, error) {
 	switch strings.ToLower(label) {
 	case "us-ascii", "ascii", "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1":
-		b, err := io.ReadAll(in)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]byte, 0, len(b))
-		for _, c := range b {
-			out = utf8.AppendRune(out, rune(c))
-		}
-		return bytes.NewReader(out), nil
+		return &latin1{r: bufio.NewReader(in)}, nil
 	}
 	return nil, fmt.Errorf("unsupported encoding %q (use UTF-8)", label)
+}
+
+// latin1 decodes ISO 8859-1 (of which ASCII is a part) into UTF-8.
+type latin1 struct {
+	r    *bufio.Reader
+	rest []byte // the second byte of a character that did not fit
+}
+
+func (l *latin1) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(l.rest) > 0 {
+			p[n] = l.rest[0]
+			l.rest = l.rest[1:]
+			n++
+			continue
+		}
+		c, err := l.r.ReadByte()
+		if err != nil {
+			if n > 0 {
+				return n, nil
+			}
+			return 0, err
+		}
+		if c < utf8.RuneSelf {
+			p[n] = c
+			n++
+			continue
+		}
+		var enc [2]byte
+		utf8.EncodeRune(enc[:], rune(c))
+		p[n] = enc[0]
+		n++
+		l.rest = append(l.rest[:0], enc[1])
+	}
+	return n, nil
 }

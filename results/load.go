@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -13,8 +14,10 @@ import (
 	"github.com/seg-trace/seg/diag"
 )
 
-// Load reads the results files that patterns name, each with the given
-// witnesses and config. A pattern is a file path or a glob (path.Match
+// Load finds the results files that patterns name, each a copy of base
+// (its witnesses, config, rerun policy and origin) with its Path and Open
+// set. A file is checked to be readable here and read later, as a stream,
+// by Outcomes. A pattern is a file path or a glob (path.Match
 // syntax per path element, plus "**" for any number of folders), relative
 // to root unless absolute. The sources come sorted by Path (relative to
 // root, forward slashes; a file outside root keeps a "../" path), each
@@ -23,7 +26,7 @@ import (
 // A glob that matches no file is the warning no-results-file; a pattern
 // without wildcards that names no file, or a file that cannot be read, is
 // the error (seg could not do its job).
-func Load(root string, patterns []string, witnesses []string, config string) ([]Source, diag.List, error) {
+func Load(root string, patterns []string, base Source) ([]Source, diag.List, error) {
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		return nil, nil, err
@@ -61,17 +64,40 @@ func Load(root string, patterns []string, witnesses []string, config string) ([]
 	sort.Strings(paths)
 	sources := make([]Source, 0, len(paths))
 	for _, p := range paths {
-		data, err := os.ReadFile(files[p])
-		if err != nil {
+		name := files[p]
+		if err := readable(name); err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) {
 				err = pe.Err // the path as the user knows it, not absolute
 			}
 			return nil, diags, fmt.Errorf("results file %s: %w", p, err)
 		}
-		sources = append(sources, Source{Path: p, Data: data, Witnesses: witnesses, Config: config})
+		s := base
+		s.Path = p
+		s.Open = func() (io.ReadCloser, error) { return os.Open(name) }
+		sources = append(sources, s)
 	}
 	return sources, diags, nil
+}
+
+// readable checks that name is a regular file seg may open: a FIFO or a
+// device would block the run or never end.
+func readable(name string) error {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return errors.New("a folder, not a file")
+		}
+		return errors.New("not a regular file")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func relPath(root, file string) string {

@@ -16,14 +16,21 @@ import (
 // hand-written outcomes reads it the same way:
 //
 //   - Kind Outcome, Directive "outcome", Title the case name, Pos the
-//     case's position;
-//   - ID "<source path>#<N>": made by seg, not written by a user, so it is
-//     not checked against the ID pattern (it cannot clash with a written
-//     ID under the default pattern, which has no '#');
+//     case's position, FromResults set;
+//   - ID OutcomeID: "<source path>::<case name>", "#<k>" added for the
+//     k-th run of the name in the file from k = 2 on. It is made by seg,
+//     not written by a user, so it is not checked against the ID pattern
+//     (it cannot clash with a written ID under the default pattern, which
+//     has no ':');
 //   - Options id, confirms (one link per test specification, sorted),
-//     witnesses (when the source has any), result, and config (when set);
-//     every option, value and link is placed at the case's position;
-//   - Body the case's message.
+//     witnesses (the source's, those that name an implementation), result,
+//     config (when set), date (the UTC day the file gives for the run,
+//     when it gives one) and rerun-of (below); every option, value and link
+//     is placed at the case's position;
+//   - Body the first lines of the case's message;
+//   - Broken when its witnesses were given wrong (invalid-witness) or its
+//     file's time for it cannot be read (invalid-timestamp): such an
+//     outcome counts only against its requirements.
 //
 // A case names the test specifications whose :cases: patterns match one
 // of its names (or, for a package-level case, could name a test of the
@@ -31,13 +38,23 @@ import (
 // that is not a test specification is left for the graph to report, as it
 // reports a written :confirms: link).
 //
+// Under the rerun policy FlakyPassed, when the last run of a case name in
+// a file passed and made an outcome, every earlier run's outcome gets the
+// option rerun-of naming that last run's outcome; evaluate then lists the
+// earlier runs as excluded (flaky-rerun) for the tests the last run
+// confirms too.
+//
 // Sources are taken in the order given; a source whose Path was given
 // before is passed over. Outcomes come in source order, then case order.
-// unmatched are the case runs that name no test specification. diags holds
-// the sources' invalid-results errors and, when at least one source is
+// unmatched are the case runs that name no test specification, each as
+// little as a report lists of it (a file can hold millions). diags holds
+// the sources' invalid-results and invalid-timestamp errors, an
+// invalid-witness error for each witness entry of an origin that names no
+// implementation, one unwitnessed-results warning when outcomes were made
+// for an origin that gave no witnesses, and, when at least one source is
 // given, a no-results warning for every :cases: pattern that matches no
 // case of any source, in no particular order.
-func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, unmatched []Case, diags diag.List) {
+func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, unmatched []Unmatched, diags diag.List) {
 	var pats []Pattern
 	for _, f := range files {
 		if f != nil {
@@ -45,24 +62,39 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 		}
 	}
 	m := newMatcher(pats)
+	w := newWitnessCheck(files)
 	seen := map[string]bool{}
 	for _, src := range sources {
 		if seen[src.Path] {
 			continue
 		}
 		seen[src.Path] = true
-		cases, ds := ReadCases(src)
-		diags = append(diags, ds...)
-		for i := range cases {
-			c := &cases[i]
-			tests := m.tests(c)
-			if len(tests) == 0 {
-				unmatched = append(unmatched, *c)
-				continue
-			}
-			outcomes = append(outcomes, outcomeNode(src, c, tests))
+		o := w.origin(src)
+		start := len(outcomes)
+		var runs []int32    // run number of each outcome of this source
+		var lastRun flakies // last run of each name, under FlakyPassed
+		if src.Flaky == FlakyPassed {
+			lastRun = flakies{}
 		}
+		ds := scan(src, func(c *Case) {
+			tests := m.tests(c)
+			if lastRun != nil {
+				lastRun[c.Name] = flaky{run: int32(c.Run), passed: c.Result == Passed, made: len(tests) > 0}
+			}
+			if len(tests) == 0 {
+				unmatched = append(unmatched, Unmatched{Name: c.Name, Result: c.Result, Pos: c.Pos})
+				return
+			}
+			n := outcomeNode(src, c, tests, o.good)
+			n.Broken = o.broken || c.BadDate
+			outcomes = append(outcomes, n)
+			runs = append(runs, int32(c.Run))
+			o.madeOne(&src)
+		})
+		diags = append(diags, ds...)
+		lastRun.mark(src.Path, outcomes[start:], runs)
 	}
+	diags = append(diags, w.diagnostics()...)
 	if len(sources) > 0 {
 		for i, p := range pats {
 			if !m.used[i] {
@@ -82,11 +114,67 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 	return outcomes, unmatched, diags
 }
 
-// OutcomeID is the ID of the outcome made from case run n of the results
-// file at path.
-func OutcomeID(path string, n int) string { return path + "#" + strconv.Itoa(n) }
+// Unmatched is a case run that names no test specification.
+type Unmatched struct {
+	Name   string
+	Result string
+	Pos    source.Pos
+}
 
-func outcomeNode(src Source, c *Case, tests []string) parser.Node {
+// flakies holds the last run of each case name of one file, under the
+// rerun policy FlakyPassed (nil otherwise).
+type flakies map[string]flaky
+
+type flaky struct {
+	run    int32
+	passed bool
+	made   bool // the run made an outcome
+}
+
+// mark sets rerun-of on the outcomes (of the file at path, with their run
+// numbers) that ran before a last run that passed and made an outcome.
+func (f flakies) mark(path string, outcomes []parser.Node, runs []int32) {
+	if f == nil {
+		return
+	}
+	for i := range outcomes {
+		n := &outcomes[i]
+		last := f[n.Title]
+		if runs[i] >= last.run || !last.passed || !last.made {
+			continue
+		}
+		id := OutcomeID(path, n.Title, int(last.run))
+		n.Options = append(n.Options, parser.Option{Name: OptionRerunOf, Value: id, Pos: n.Pos, ValuePos: n.Pos})
+	}
+}
+
+// OutcomeID is the ID of the outcome made from run k (1-based) of the case
+// called name in the results file at path: "<path>::<name>", with "#<k>"
+// added from the second run on. A name that itself ends in '#' and digits
+// gets "#<k>" on its first run too, so that no two runs share an ID.
+func OutcomeID(path, name string, k int) string {
+	id := path + "::" + name
+	if k >= 2 || endsInRun(name) {
+		id += "#" + strconv.Itoa(k)
+	}
+	return id
+}
+
+// endsInRun reports whether name ends in '#' and one or more digits.
+func endsInRun(name string) bool {
+	i := strings.LastIndexByte(name, '#')
+	if i < 0 || i == len(name)-1 {
+		return false
+	}
+	for _, r := range name[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func outcomeNode(src Source, c *Case, tests []string, witnesses []string) parser.Node {
 	at := source.At(c.Pos)
 	links := func(ids []string) []parser.Link {
 		ls := make([]parser.Link, len(ids))
@@ -98,28 +186,30 @@ func outcomeNode(src Source, c *Case, tests []string) parser.Node {
 	opt := func(name, value string, ls []parser.Link) parser.Option {
 		return parser.Option{Name: name, Value: value, Pos: c.Pos, ValuePos: c.Pos, Links: ls}
 	}
-	id := OutcomeID(src.Path, c.N)
-	opts := []parser.Option{
+	id := OutcomeID(src.Path, c.Name, c.Run)
+	opts := make([]parser.Option, 0, 6)
+	opts = append(opts,
 		opt("id", id, nil),
-		opt("confirms", strings.Join(tests, ", "), links(tests)),
-	}
-	if len(src.Witnesses) > 0 {
-		opts = append(opts, opt("witnesses", strings.Join(src.Witnesses, ", "), links(src.Witnesses)))
+		opt("confirms", strings.Join(tests, ", "), links(tests)))
+	if len(witnesses) > 0 {
+		opts = append(opts, opt("witnesses", strings.Join(witnesses, ", "), links(witnesses)))
 	}
 	opts = append(opts, opt("result", c.Result, nil))
 	if src.Config != "" {
 		opts = append(opts, opt("config", src.Config, nil))
 	}
+	if c.Date != "" {
+		opts = append(opts, opt(OptionDate, c.Date, nil))
+	}
 	n := parser.Node{
-		Kind:      parser.Outcome,
-		Directive: "outcome",
-		ID:        id,
-		Title:     c.Name,
-		Pos:       c.Pos,
-		Options:   opts,
-		Body:      c.Message,
-		Parent:    -1,
-
+		Kind:        parser.Outcome,
+		Directive:   "outcome",
+		ID:          id,
+		Title:       c.Name,
+		Pos:         c.Pos,
+		Options:     opts,
+		Body:        c.Message,
+		Parent:      -1,
 		FromResults: true,
 		CaseNames:   c.Names(),
 	}

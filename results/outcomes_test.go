@@ -2,7 +2,10 @@ package results
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -51,6 +54,8 @@ func specFiles() []*parser.File {
 			split,
 			testNode(f, "", 60, [2]string{"cases", "*"}), // no ID: not a specification
 			{Kind: parser.Requirement, ID: "R-1", Options: []parser.Option{{Name: "cases", Value: "*"}}},
+			{Kind: parser.Implementation, ID: "IMPL-A"},
+			{Kind: parser.Implementation, ID: "IMPL-B"},
 		},
 	}}
 }
@@ -70,7 +75,7 @@ func fixtureSources(t *testing.T) []Source {
 	return []Source{mixed, nested, py, again}
 }
 
-func renderOutcomes(outs []parser.Node, unmatched []Case, diags diag.List) string {
+func renderOutcomes(outs []parser.Node, unmatched []Unmatched, diags diag.List) string {
 	var b strings.Builder
 	for _, n := range outs {
 		fmt.Fprintf(&b, "%s %s %q @ %s\n", n.ID, n.Directive, n.Title, where(n.Pos))
@@ -86,7 +91,10 @@ func renderOutcomes(outs []parser.Node, unmatched []Case, diags diag.List) strin
 		}
 	}
 	b.WriteString("unmatched:\n")
-	b.WriteString(render(unmatched, diags))
+	for _, u := range unmatched {
+		fmt.Fprintf(&b, "%s %q @ %s\n", u.Result, u.Name, where(u.Pos))
+	}
+	b.WriteString(render(nil, diags))
 	return b.String()
 }
 
@@ -97,12 +105,12 @@ func TestOutcomes(t *testing.T) {
 	// One node in full, as graph code will read it.
 	var got *parser.Node
 	for i := range outs {
-		if outs[i].ID == "results/gotest-mixed.json#3" {
+		if outs[i].ID == "results/gotest-mixed.json::example.com/old/par.TestA" {
 			got = &outs[i]
 		}
 	}
 	if got == nil {
-		t.Fatal("no outcome results/gotest-mixed.json#3")
+		t.Fatal("no outcome results/gotest-mixed.json::example.com/old/par.TestA")
 	}
 	at := got.Pos
 	if where(at) != "results/gotest-mixed.json:22:1" {
@@ -110,16 +118,17 @@ func TestOutcomes(t *testing.T) {
 	}
 	sp := source.At(at)
 	want := parser.Node{
-		Kind: parser.Outcome, Directive: "outcome", ID: "results/gotest-mixed.json#3",
+		Kind: parser.Outcome, Directive: "outcome", ID: "results/gotest-mixed.json::example.com/old/par.TestA",
 		Title: "example.com/old/par.TestA", Pos: at, Parent: -1,
 		Options: []parser.Option{
-			{Name: "id", Value: "results/gotest-mixed.json#3", Pos: at, ValuePos: at},
+			{Name: "id", Value: "results/gotest-mixed.json::example.com/old/par.TestA", Pos: at, ValuePos: at},
 			{Name: "confirms", Value: "TS-GO, TS-LEAF-1", Pos: at, ValuePos: at,
 				Links: []parser.Link{{ID: "TS-GO", Span: sp}, {ID: "TS-LEAF-1", Span: sp}}},
 			{Name: "witnesses", Value: "IMPL-B, IMPL-A", Pos: at, ValuePos: at,
 				Links: []parser.Link{{ID: "IMPL-B", Span: sp}, {ID: "IMPL-A", Span: sp}}},
 			{Name: "result", Value: "passed", Pos: at, ValuePos: at},
 			{Name: "config", Value: "linux-amd64", Pos: at, ValuePos: at},
+			{Name: "date", Value: "2024-01-02", Pos: at, ValuePos: at},
 		},
 		FromResults: true, CaseNames: []string{"example.com/old/par.TestA"},
 	}
@@ -164,11 +173,12 @@ func TestOutcomesDamagedSource(t *testing.T) {
 		testNode("t.rst", "TS-T", 1, [2]string{"cases", "t.*"}),
 	}}}
 	outs, _, diags := Outcomes(files, []Source{readFixture(t, "truncated.xml")})
+	diags = without(diags, CodeUnwitnessedResults)
 	var ids []string
 	for _, o := range outs {
 		ids = append(ids, o.ID+" "+o.Option("result").Value)
 	}
-	want := []string{"results/truncated.xml#1 passed", "results/truncated.xml#2 failed"}
+	want := []string{"results/truncated.xml::t.complete passed", "results/truncated.xml::t.also_complete failed"}
 	if diff := cmp.Diff(want, ids); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
@@ -208,9 +218,10 @@ func TestImportID(t *testing.T) {
 		rx   *regexp.Regexp
 		want string
 	}{
-		{"build/junit.xml#3", def, "RUN-build-junit.xml-3"},
-		{"build/test results/ü.json#12", def, "RUN-build-test-results--.json-12"},
-		{"build/junit.xml#3", strict, "RUN-BUILD-JUNIT-XML-3"},
+		{"build/junit.xml::pkg.TestA/sub", def, "RUN-build-junit.xml--pkg.TestA-sub-" + hash8("build/junit.xml::pkg.TestA/sub")},
+		{"build/junit.xml::pkg.TestA/sub#3", def, "RUN-build-junit.xml--pkg.TestA-sub-3-" + hash8("build/junit.xml::pkg.TestA/sub#3")},
+		{"build/test results/ü.json::t[x y]", def, "RUN-build-test-results--.json--t-x-y--" + hash8("build/test results/ü.json::t[x y]")},
+		{"build/junit.xml::pkg.TestA/sub#3", strict, "RUN-BUILD-JUNIT-XML--PKG-TESTA-SUB-3-" + strings.ToUpper(hash8("build/junit.xml::pkg.TestA/sub#3"))},
 		{"OUT-1", def, "OUT-1"},
 	} {
 		got, err := ImportID(tc.id, tc.rx)
@@ -218,13 +229,35 @@ func TestImportID(t *testing.T) {
 			t.Errorf("ImportID(%q, %s) = %q, %v; want %q", tc.id, tc.rx, got, err, tc.want)
 		}
 	}
-	if _, err := ImportID("a.xml#1", regexp.MustCompile(`^X$`)); err == nil {
+	if _, err := ImportID("a.xml::t", regexp.MustCompile(`^X$`)); err == nil {
 		t.Error("an ID that fits no pattern form gave no error")
 	}
-	clash := []parser.Node{{ID: "a/b.xml#1"}, {ID: "a-b.xml#1"}}
+	// Names that simplify to the same text keep apart by their hash.
+	a, _ := ImportID("a/b.xml::t[1 2]", def)
+	b, _ := ImportID("a-b.xml::t[1-2]", def)
+	if a == b {
+		t.Errorf("two outcomes written with one ID %q", a)
+	}
+	clash := []parser.Node{{ID: "OUT-1"}, {ID: "OUT-1"}}
 	if err := Import(&bytes.Buffer{}, clash, ImportOptions{}); err == nil {
 		t.Error("two outcomes written with one ID gave no error")
 	}
+}
+
+// without is diags less those of code c.
+func without(diags diag.List, c *diag.Code) diag.List {
+	var out diag.List
+	for _, d := range diags {
+		if d.Code != c {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func hash8(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:4])
 }
 
 func TestLoad(t *testing.T) {
@@ -246,29 +279,42 @@ func TestLoad(t *testing.T) {
 		return out
 	}
 
-	srcs, diags, err := Load(root, []string{"other/d.xml", "build/*.xml", "build/**/*.xml", "build/a.xml"}, []string{"IMPL-1"}, "cfg")
+	srcs, diags, err := Load(root, []string{"other/d.xml", "build/*.xml", "build/**/*.xml", "build/a.xml"},
+		Source{Witnesses: []string{"IMPL-1"}, Config: "cfg", Flaky: FlakyPassed})
 	if err != nil || len(diags) != 0 {
 		t.Fatalf("Load: %v %v", err, diags)
 	}
 	if diff := cmp.Diff([]string{"build/a.xml", "build/deep/er/c.xml", "other/d.xml"}, paths(srcs)); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
-	if srcs[0].Config != "cfg" || !cmp.Equal(srcs[0].Witnesses, []string{"IMPL-1"}) || string(srcs[0].Data) != "<testsuite/>" {
+	if srcs[0].Config != "cfg" || !cmp.Equal(srcs[0].Witnesses, []string{"IMPL-1"}) || srcs[0].Flaky != FlakyPassed {
 		t.Errorf("source = %+v", srcs[0])
+	}
+	if rc, err := srcs[0].Open(); err != nil {
+		t.Error(err)
+	} else {
+		data, _ := io.ReadAll(rc)
+		rc.Close()
+		if string(data) != "<testsuite/>" {
+			t.Errorf("source reads %q", data)
+		}
 	}
 
 	abs := filepath.Join(root, "build", "b.json")
-	srcs, _, err = Load(root, []string{abs}, nil, "")
+	srcs, _, err = Load(root, []string{abs}, Source{})
 	if err != nil || !cmp.Equal(paths(srcs), []string{"build/b.json"}) {
 		t.Errorf("absolute path: %v %v", paths(srcs), err)
 	}
 
-	srcs, diags, err = Load(root, []string{"nowhere/*.xml", "nowhere/**/*.xml"}, nil, "")
+	srcs, diags, err = Load(root, []string{"nowhere/*.xml", "nowhere/**/*.xml"}, Source{})
 	if err != nil || len(srcs) != 0 || len(diags) != 2 || diags[0].Code != CodeNoResultsFile || diags[0].Severity() != diag.Warning {
 		t.Errorf("glob matching nothing: %v %v %v", srcs, diags, err)
 	}
-	if _, _, err := Load(root, []string{"build/missing.xml"}, nil, ""); err == nil {
+	if _, _, err := Load(root, []string{"build/missing.xml"}, Source{}); err == nil {
 		t.Error("a missing file gave no error")
+	}
+	if _, _, err := Load(root, []string{"build"}, Source{}); err == nil || !strings.Contains(err.Error(), "folder") {
+		t.Errorf("a folder: %v", err)
 	}
 }
 
@@ -318,6 +364,7 @@ func TestParsedCases(t *testing.T) {
 		"\n.. test:: Over two lines, last option\n   :id: TS-2\n   :verifies: R-1\n   :cases: example.com/old/par.TestA,\n      also.none (1)\n"
 	f := parser.ParseFile(tfs.Add("docs/t.rst", len(text), source.Docutils), []byte(text), nil)
 	outs, _, diags := Outcomes([]*parser.File{f}, []Source{readFixture(t, "gotest-mixed.json")})
+	diags = without(diags, CodeUnwitnessedResults)
 	if len(outs) != 2 {
 		t.Errorf("%d outcomes, want the two runs of TestA (each confirming both tests)", len(outs))
 	}

@@ -10,8 +10,13 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"sort"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/source"
@@ -36,11 +41,41 @@ var (
 	CodeNoResults = diag.NewWarning("no-results", "a :cases: pattern that matches no case in the results given")
 	// CodeNoResultsFile is a results glob that matches no file.
 	CodeNoResultsFile = diag.NewWarning("no-results-file", "a results glob that matches no file")
+	// CodeInvalidWitness is a --witness entry (or a [[results]] table's
+	// witnesses entry) that names no implementation: one error for the
+	// entry, not one per outcome.
+	CodeInvalidWitness = diag.NewError("invalid-witness", "a --witness or [[results]] witnesses entry that names no implementation")
+	// CodeUnwitnessedResults is results read with no witness given for
+	// them: none of their outcomes counts. One warning, with the hint.
+	CodeUnwitnessedResults = diag.NewWarning("unwitnessed-results", "outcomes from results files given without --witness or witnesses")
+	// CodeInvalidTimestamp is a suite timestamp (JUnit) or an event's Time
+	// (go test -json) that is not a date and time.
+	CodeInvalidTimestamp = diag.NewError("invalid-timestamp", "a results file's timestamp that is not a date and time")
 )
 
 // PropertyTest is the JUnit property (and go test attribute, t.Attr) by
 // which a test case names its test specifications itself.
 const PropertyTest = "seg.test"
+
+// The rerun policies (Source.Flaky; docs/results.md, "Reruns").
+const (
+	// FlakyFailed: every run of a case is an outcome of its own. The
+	// default.
+	FlakyFailed = "failed"
+	// FlakyPassed: a case whose last run passed counts once, as passed;
+	// its earlier runs are marked OptionRerunOf, and evaluate lists them
+	// as excluded (flaky-rerun).
+	FlakyPassed = "passed"
+)
+
+// The options the results outcomes carry besides a written outcome's.
+const (
+	// OptionRerunOf, on an earlier run of a case whose last run passed
+	// (FlakyPassed), names the outcome of that last run.
+	OptionRerunOf = "rerun-of"
+	// OptionDate is the UTC day the case ran (YYYY-MM-DD), from the file.
+	OptionDate = "date"
+)
 
 // Source is one results file and what applies to every outcome made from
 // it.
@@ -48,7 +83,9 @@ type Source struct {
 	// Path is the file's path relative to the root, with forward slashes;
 	// it names the file in positions and in outcome IDs.
 	Path string
-	Data []byte
+	// Open opens the file's text from its start. The readers stream it: a
+	// results file is never held in memory whole.
+	Open func() (io.ReadCloser, error)
 	// File is the file in the run's FileSet; its positions are the marks
 	// the readers make (source.File.Mark).
 	File *source.File
@@ -57,6 +94,34 @@ type Source struct {
 	Witnesses []string
 	// Config is the configuration the tests ran under ("" for none).
 	Config string
+	// Flaky is the rerun policy: FlakyFailed ("" means it too) or
+	// FlakyPassed.
+	Flaky string
+	// Origin says where Witnesses were given; the sources given together
+	// share it, and the diagnostics about witnesses name it.
+	Origin Origin
+}
+
+// Origin is where the witnesses of a group of results files were given.
+type Origin struct {
+	// Name is how a message names it: "--witness", or `the [[results]]
+	// table for "build/*.xml"`; Entry names one entry, with a %q verb for
+	// the entry: `--witness %q`, `witnesses entry %q of the [[results]]
+	// table for "build/*.xml"`.
+	Name, Entry string
+	// Hint says how to give witnesses there, in sentences; Short says it
+	// in a few words, for a message.
+	Hint, Short string
+	// Pos is where it is written (a [[results]] table's header in the
+	// config file); no position for the command line.
+	Pos source.Pos
+}
+
+// BytesSource is a source whose text is data (tests, stdin).
+func BytesSource(path string, data []byte) Source {
+	return Source{Path: path, Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}}
 }
 
 // Case is one run of one test case read from a results file.
@@ -72,9 +137,10 @@ type Case struct {
 	AltNames []string
 	// Result is passed, failed, error or skipped.
 	Result string
-	// N is the case run's 1-based order in the file; the outcome ID is
-	// "<path>#<N>".
-	N int
+	// Run is which run of the case this is in its file (1 for the first):
+	// the k-th run of a name has the outcome ID "<path>::<name>#<k>" from
+	// k = 2 on (OutcomeID).
+	Run int
 	// Pos is where the run is written: the `<testcase` start tag (or the
 	// rerun element of a flaky test), or the line of the go test event
 	// that ended the test.
@@ -84,13 +150,22 @@ type Case struct {
 	// Properties holds the case's JUnit properties (go test attributes),
 	// name to values in file order, raw; seg.test is split by Outcomes.
 	Properties map[string][]string
-	// Message is the first line of the failure, error or skip text.
+	// Message is the first lines of the failure, error or skip text (at
+	// most MessageLines lines of MessageWidth bytes).
 	Message string
 	// Covers is set on a case that stands for every test of a Go package
 	// whose tests did not run (build failure, crash before the first test):
 	// it holds the package path, and a :cases: pattern that could name a
 	// test of the package (Covers + "." + anything) matches the case.
 	Covers string
+	// Date is the UTC day the run happened (YYYY-MM-DD) as the file says
+	// (the suite's JUnit timestamp, the go test event's Time); "" when the
+	// file does not say.
+	Date string
+	// BadDate: the file's time for the run could not be read (an
+	// invalid-timestamp error says where); the outcome counts only
+	// against.
+	BadDate bool
 }
 
 // Names returns the case's name followed by its alternative names.
@@ -99,54 +174,110 @@ func (c *Case) Names() []string {
 }
 
 // ReadCases reads the test cases of one results file, in file order with
-// N set. The format is told by content, not by the file's name: a first
+// Run set. The format is told by content, not by the file's name: a first
 // non-space byte '<' is JUnit XML, '{' is a `go test -json` stream (a stream
 // whose first lines are plain build output, as `go test -json 2>&1` writes,
 // is one too). Damage is the error diagnostic invalid-results at the file
 // and line; the cases read completely before it are kept, and no case is
 // made up for what could not be read.
 func ReadCases(src Source) ([]Case, diag.List) {
+	var cases []Case
+	diags := scan(src, func(c *Case) { cases = append(cases, *c) })
+	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Line < cases[j].Line })
+	return cases, diags
+}
+
+// scan streams the cases of src to emit, numbering each name's runs. The
+// Case emit gets is reused after it returns.
+func scan(src Source, emit func(*Case)) diag.List {
 	if src.File == nil {
 		// A source read on its own: its positions are in a file set of
 		// their own.
-		src.File = source.NewFileSet().Add(src.Path, len(src.Data), source.Newlines)
+		src.File = source.NewFileSet().Add(src.Path, 0, source.Newlines)
 	}
-	data := src.Data
+	if src.Open == nil {
+		return diag.List{invalid(src.File.Whole(), "the file cannot be read")}
+	}
+	rc, err := src.Open()
+	if err != nil {
+		return diag.List{invalid(src.File.Whole(), "%v", bare(err))}
+	}
+	defer rc.Close()
+	r := bufio.NewReaderSize(rc, sniffWindow)
 	bom := 0
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		data, bom = data[3:], 3
+	if b, _ := r.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		r.Discard(3)
+		bom = 3
 	}
-	var cases []Case
-	var diags diag.List
-	switch sniff(data) {
+	runs := map[string]int32{}
+	numbered := func(c *Case) {
+		runs[c.Name]++
+		c.Run = int(runs[c.Name])
+		emit(c)
+	}
+	f, err := sniff(r)
+	if err != nil {
+		return diag.List{invalid(src.File.Mark(1, 1), "%v", bare(err))}
+	}
+	switch f {
 	case formatJUnit:
-		cases, diags = readJUnit(src.File, data, bom)
+		return readJUnit(src.File, r, bom, numbered)
 	case formatGoTest:
-		cases, diags = readGoTest(src.File, data)
-	default:
-		what := "neither JUnit XML nor a go test -json stream"
-		if len(bytes.TrimSpace(data)) == 0 {
-			what = "the file is empty"
-		}
-		return nil, diag.List{invalid(src.File.Mark(1, 1), "%s", what)}
+		return readGoTest(src.File, r, numbered)
 	}
-	for i := range cases {
-		cases[i].N = i + 1
+	what := "neither JUnit XML nor a go test -json stream"
+	if f == formatEmpty {
+		what = "the file is empty"
 	}
-	return cases, diags
+	return diag.List{invalid(src.File.Mark(1, 1), "%s", what)}
+}
+
+// bare is err without the operation and path a *fs.PathError adds.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 type format int
 
 const (
 	formatUnknown format = iota
+	formatEmpty
 	formatJUnit
 	formatGoTest
 )
 
-func sniff(data []byte) format {
-	t := bytes.TrimLeft(data, " \t\r\n")
+// sniffWindow is how far sniff looks for the first go test event after
+// plain text (compiler output of `go test -json 2>&1`).
+const sniffWindow = 1 << 20
+
+// sniff tells the format from the first bytes of r (whose buffer holds
+// sniffWindow bytes), which it leaves unread.
+func sniff(r *bufio.Reader) (format, error) {
+	for n := 512; ; n *= 2 {
+		n = min(n, sniffWindow)
+		head, err := r.Peek(n)
+		if err != nil && err != io.EOF {
+			return formatUnknown, err
+		}
+		f := sniffBytes(head, len(head) < n)
+		if f != formatUnknown || len(head) < n || n == sniffWindow {
+			return f, nil
+		}
+	}
+}
+
+// sniffBytes tells the format from head, the file's start (all of it
+// when whole is set).
+func sniffBytes(head []byte, whole bool) format {
+	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 {
+		if whole {
+			return formatEmpty
+		}
 		return formatUnknown
 	}
 	switch t[0] {

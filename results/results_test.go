@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func render(cases []Case, diags diag.List) string {
 	var b strings.Builder
 	for _, c := range cases {
-		fmt.Fprintf(&b, "#%d %s %q @ %s\n", c.N, c.Result, c.Name, where(c.Pos))
+		fmt.Fprintf(&b, "run %d %s %q @ %s\n", c.Run, c.Result, c.Name, where(c.Pos))
 		for _, a := range c.AltNames {
 			fmt.Fprintf(&b, "    alt %q\n", a)
 		}
@@ -37,6 +37,9 @@ func render(cases []Case, diags diag.List) string {
 		}
 		if c.Message != "" {
 			fmt.Fprintf(&b, "    message %q\n", c.Message)
+		}
+		if c.Date != "" || c.BadDate {
+			fmt.Fprintf(&b, "    date %q bad=%v\n", c.Date, c.BadDate)
 		}
 	}
 	for _, d := range diags {
@@ -68,11 +71,16 @@ func golden(t *testing.T, name, got string) {
 
 func readFixture(t *testing.T, name string) Source {
 	t.Helper()
+	return src("results/"+name, fixtureData(t, name))
+}
+
+func fixtureData(t *testing.T, name string) []byte {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return src("results/"+name, data)
+	return data
 }
 
 // TestFixtures reads every hand-written results file and compares the
@@ -185,19 +193,20 @@ func TestGarbageNeverPanics(t *testing.T) {
 			continue
 		}
 		s := readFixture(t, e.Name())
+		data := fixtureData(t, e.Name())
 		whole, _ := ReadCases(s)
 		known := map[string]bool{}
 		for _, c := range whole {
 			known[c.Name+"\x00"+where(c.Pos)] = true
 		}
-		for n := 0; n < len(s.Data); n++ {
-			cases, diags := ReadCases(src(s.Path, s.Data[:n]))
+		for n := 0; n < len(data); n++ {
+			cases, diags := ReadCases(src(s.Path, data[:n]))
 			for _, c := range cases {
 				if !known[c.Name+"\x00"+where(c.Pos)] && c.Result != Error {
 					t.Fatalf("%s cut at %d: case %q %s at %s is not in the whole file", e.Name(), n, c.Name, c.Result, where(c.Pos))
 				}
 			}
-			if len(cases) == 0 && len(diags) == 0 && n > 0 && strings.TrimSpace(string(s.Data[:n])) != "" &&
+			if len(cases) == 0 && len(diags) == 0 && n > 0 && strings.TrimSpace(string(data[:n])) != "" &&
 				!strings.HasSuffix(e.Name(), ".json") {
 				t.Fatalf("%s cut at %d: no case and no diagnostic", e.Name(), n)
 			}
@@ -207,15 +216,15 @@ func TestGarbageNeverPanics(t *testing.T) {
 
 func TestSniff(t *testing.T) {
 	for in, want := range map[string]format{
-		"":                         formatUnknown,
-		"  \n\t":                   formatUnknown,
+		"":                         formatEmpty,
+		"  \n\t":                   formatEmpty,
 		"\n  <testsuite/>":         formatJUnit,
 		`{"Action":"start"}`:       formatGoTest,
 		"# pkg\nx.go:1: e\n{\"A\"": formatGoTest,
 		"PASS\nok\n":               formatUnknown,
 		"junit.xml":                formatUnknown,
 	} {
-		if got := sniff([]byte(in)); got != want {
+		if got := sniffBytes([]byte(in), true); got != want {
 			t.Errorf("sniff(%q) = %v, want %v", in, got, want)
 		}
 	}

@@ -144,8 +144,8 @@ func TestGoTestJSON(t *testing.T) {
 	}
 	for i, c := range cases {
 		p := tfs.Position(c.Pos)
-		if c.N != i+1 || p.Filename != "build/go-test.json" || p.Column != 1 {
-			t.Errorf("case %q: N %d, position %s", c.Name, c.N, p)
+		if c.Run != 1 || p.Filename != "build/go-test.json" || p.Column != 1 {
+			t.Errorf("case %q: run %d, position %s", c.Name, c.Run, p)
 		}
 		if i > 0 && p.Line <= tfs.Position(cases[i-1].Pos).Line {
 			t.Errorf("case %q at %s is not after the case before it", c.Name, p)
@@ -180,6 +180,7 @@ func TestGoTestJSON(t *testing.T) {
 		testNode("docs/t.rst", "TS-LEAF", 1, [2]string{"cases", m + "leaf.TestSub/*, " + m + "leaf.TestPass"}),
 		testNode("docs/t.rst", "TS-CRASH", 5, [2]string{"cases", m + "crash.*"}),
 		testNode("docs/t.rst", "TS-BROKEN", 9, [2]string{"cases", m + "broken.TestX"}),
+		{Kind: parser.Implementation, ID: "IMPL"},
 	}}}
 	outs, unmatched, diags := Outcomes(files, []Source{withWitnesses(src("build/go-test.json", data), "IMPL")})
 	if len(diags) != 0 {
@@ -383,7 +384,7 @@ def test_param(n):
 		testNode("docs/t.rst", "TS-DOTTED", 13, [2]string{"cases", "tests.test_leaf.test_clause_a"}),
 	}}}
 	outs, _, diags := Outcomes(files, []Source{src("build/pytest.xml", data)})
-	if len(diags) != 0 {
+	if len(diags) != 1 || diags[0].Code != CodeUnwitnessedResults {
 		t.Errorf("diagnostics: %v", diags)
 	}
 	got := map[string]string{}
@@ -485,5 +486,151 @@ func BenchmarkParent(b *testing.B) {
 	}
 	if diff := cmp.Diff(want, byName(cases)); diff != "" {
 		t.Errorf("cases (-want +got):\n%s\n%s", diff, data)
+	}
+}
+
+// flakyModule writes a module whose TestFlaky fails on its first run and
+// passes after (it counts its runs in a file), whose TestBroken fails on
+// every run, and whose TestSteady passes.
+func flakyModule(t *testing.T) string {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/segflaky\n\ngo 1.25\n",
+		"f/f_test.go": `package f
+
+import (
+	"os"
+	"testing"
+)
+
+func TestFlaky(t *testing.T) {
+	n, _ := os.ReadFile(os.Getenv("SEG_FLAKY_COUNT"))
+	os.WriteFile(os.Getenv("SEG_FLAKY_COUNT"), append(n, 'x'), 0o644)
+	if len(n) == 0 {
+		t.Fatal("first run fails")
+	}
+}
+func TestBroken(t *testing.T) { t.Fatal("always") }
+func TestSteady(t *testing.T) {}
+`,
+	})
+	return dir
+}
+
+// gotestsum --rerun-fails runs a failed test again: its go test -json
+// record and its JUnit file hold every run, each run an outcome of its
+// own with "#k" from the second on; under flaky = "passed" the earlier
+// runs of a test whose last run passed are marked rerun-of.
+func TestGotestsumRerunFails(t *testing.T) {
+	dir := flakyModule(t)
+	args := append(gotestsum(t), "--format", "standard-quiet", "--rerun-fails=2", "--packages", "./...",
+		"--jsonfile", "run.json", "--junitfile", "junit.xml", "--", "-count=1")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(goEnv(), "GOPROXY=", "SEG_FLAKY_COUNT="+filepath.Join(dir, "count"))
+	out, _ := cmd.CombinedOutput() // it fails: TestBroken fails on every run
+	const m = "example.com/segflaky/f."
+	for _, file := range []string{"run.json", "junit.xml"} {
+		t.Run(file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil {
+				t.Fatalf("gotestsum wrote no %s: %v\n%s", file, err, out)
+			}
+			cases, diags := ReadCases(src("build/"+file, data))
+			if len(diags) != 0 {
+				t.Errorf("diagnostics: %v", diags)
+			}
+			want := map[string][]string{
+				m + "TestFlaky":  {Failed, Passed},
+				m + "TestBroken": {Failed, Failed, Failed},
+				m + "TestSteady": {Passed},
+			}
+			if diff := cmp.Diff(want, byName(cases)); diff != "" {
+				t.Fatalf("cases (-want +got):\n%s", diff)
+			}
+			files := []*parser.File{{Path: "docs/t.rst", Nodes: []parser.Node{
+				testNode("docs/t.rst", "TS-F", 1, [2]string{"cases", "*.TestFlaky, *.TestBroken, *.TestSteady"}),
+				{Kind: parser.Implementation, ID: "IMPL"},
+			}}}
+			s := withWitnesses(src("build/"+file, data), "IMPL")
+			s.Flaky = FlakyPassed
+			outs, _, _ := Outcomes(files, []Source{s})
+			got := map[string]string{}
+			for _, o := range outs {
+				v := o.Option("result").Value
+				if r := o.Option(OptionRerunOf); r != nil {
+					v += " rerun-of " + r.Value
+				}
+				got[strings.TrimPrefix(o.ID, "build/"+file+"::"+m)] = v
+			}
+			wantOuts := map[string]string{
+				"TestFlaky":    "failed rerun-of build/" + file + "::" + m + "TestFlaky#2",
+				"TestFlaky#2":  "passed",
+				"TestBroken":   "failed",
+				"TestBroken#2": "failed",
+				"TestBroken#3": "failed",
+				"TestSteady":   "passed",
+			}
+			if diff := cmp.Diff(wantOuts, got); diff != "" {
+				t.Errorf("outcomes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// pytest-rerunfailures reruns a failed test, but pytest's JUnit writer
+// records only what the plugin reports as the test's result: the version
+// Debian ships writes the last run alone, so the file says the flaky test
+// passed and nothing of the runs before it (docs/results.md, "Reruns").
+// seg reads what the file says, one outcome per <testcase>.
+func TestPytestRerunfailures(t *testing.T) {
+	py := python(t)
+	if exec.Command(py, "-c", "import pytest_rerunfailures").Run() != nil {
+		missingRunner(t, "pytest-rerunfailures is not available (install it: apt-get install -y python3-pytest-rerunfailures)")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tests/test_retry.py": `import os
+
+COUNT = os.environ["SEG_FLAKY_COUNT"]
+
+def test_flaky():
+    n = open(COUNT).read() if os.path.exists(COUNT) else ""
+    open(COUNT, "w").write(n + "x")
+    assert n, "first run fails"
+
+def test_broken():
+    assert False, "always"
+`,
+	})
+	cmd := exec.Command(py, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--reruns", "2",
+		"--junitxml=build/pytest.xml", "tests")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "SEG_FLAKY_COUNT="+filepath.Join(dir, "count"))
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "rerun") {
+		t.Fatalf("pytest did not rerun:\n%s", out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "build", "pytest.xml"))
+	if err != nil {
+		t.Fatalf("pytest wrote no JUnit file: %v\n%s", err, out)
+	}
+	cases, diags := ReadCases(src("build/pytest.xml", data))
+	if len(diags) != 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	got := byName(cases)
+	// What the file holds: the last run of each test, or (newer plugin
+	// versions) one <testcase> per run. Either way the last run of each
+	// name is its final result, and a test that failed every time fails.
+	last := func(name string) string {
+		rs := got["tests.test_retry."+name]
+		if len(rs) == 0 {
+			return ""
+		}
+		return rs[len(rs)-1]
+	}
+	if last("test_flaky") != Passed || last("test_broken") != Failed {
+		t.Errorf("cases %v: want test_flaky's last run passed and test_broken's failed\n%s", got, data)
 	}
 }
