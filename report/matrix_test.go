@@ -466,7 +466,7 @@ func TestMatrixHTMLEvidenceText(t *testing.T) {
 		"docs/r.rst": ".. sreq:: Adds\n   :id: R-1\n   :status: approved\n\n   The sum of two numbers.\n\n   Overflow wraps.\n\n" +
 			".. test:: Add test\n   :id: TS-1\n   :verifies: R-1\n   :cases: example.com/m.TestAdd*\n\n" +
 			".. impl:: Adder\n   :id: IM-1\n   :implements: R-1\n\n" +
-			".. waiver:: Known overflow\n   :id: W-1\n   :excuses: fail.json#1\n\n   Fixed in release 2; the field never sees values that large.\n",
+			".. waiver:: Known overflow\n   :id: W-1\n   :excuses: fail.json::example.com/m.TestAdd\n\n   Fixed in release 2; the field never sees values that large.\n",
 		"fail.json": `{"Action":"run","Package":"example.com/m","Test":"TestAdd"}` + "\n" +
 			`{"Action":"output","Package":"example.com/m","Test":"TestAdd","Output":"    add_test.go:9: got 3, want 4\n"}` + "\n" +
 			`{"Action":"fail","Package":"example.com/m","Test":"TestAdd","Elapsed":0}` + "\n",
@@ -498,7 +498,7 @@ func TestMatrixHTMLEvidenceText(t *testing.T) {
 	}
 	var outcome string
 	for id := range byID {
-		if strings.HasSuffix(id, "fail.json#1") {
+		if strings.HasSuffix(id, "fail.json::example.com/m.TestAdd") {
 			outcome = id
 		}
 	}
