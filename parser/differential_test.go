@@ -742,9 +742,26 @@ func (g *genFile) block(ind string, d int) {
 			g.blank()
 		}
 		g.node(ind, d)
-	default:
+	case k < 98:
 		g.emit(ind, ">>> "+g.words(1, 3))
 		g.emit(ind, g.words(1, 3))
+	default:
+		// A substitution definition: replace parses its content as RST
+		// there, and a seg directive may be the one it names.
+		name := fmt.Sprintf("|s%d|", g.r.IntN(1000))
+		switch g.r.IntN(3) {
+		case 0:
+			g.emit(ind, ".. "+name+" replace::")
+			g.blank()
+			g.blocks(ind+g.step(), d+1, 1+g.r.IntN(2))
+		case 1:
+			g.emit(ind, ".. "+name+" replace:: "+g.words(1, 3))
+			g.trapNode(ind + g.step())
+		default:
+			mark := len(g.out)
+			g.node(ind+"   ", d)
+			g.out[mark] = ind + ".. " + name + " " + strings.TrimPrefix(strings.TrimPrefix(g.out[mark], ind+"   "), ".. ")
+		}
 	}
 }
 

@@ -177,17 +177,23 @@ func (s *scanner) lowerName(b []byte) []byte {
 }
 
 // directive handles ".. name:: ..." at line i: p is the "..", the name is
-// src[ns:ne] and the argument starts at after.
-func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int {
+// src[ns:ne] and the argument starts at after. subst is set for the
+// directive of a substitution definition.
+func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles, subst bool) int {
 	d := s.firstKnown(bl, i, after, false)
 	name := s.lowerName(s.src[ns:ne])
 	if _, ok := s.cfg.Directives[string(name)]; ok {
-		s.node(d, p)
+		s.node(d, p, ns, ne)
 		return d.hi
 	}
 	info, known := knownDirectives[string(name)]
 	if !known {
 		info = unknownDirective
+	}
+	if subst && string(name) == "replace" {
+		// Only inside a substitution definition does replace run, and
+		// then it parses its content (its first line included) as RST.
+		info = dirInfo{noSplit: true}
 	}
 	if s.cfg.Literal[string(name)] || info.opaque {
 		return d.hi
@@ -242,7 +248,7 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int 
 // s.nodes and s.opts for the builder: one token for all of a node's
 // options, and no captured values, spare participle most of its
 // per-token and per-capture cost, which dominates parsing time.
-func (s *scanner) node(d block, p int) {
+func (s *scanner) node(d block, p, ns, ne int) {
 	h := s.split(d, true, s.fieldBuf)
 	s.fieldBuf = h.fields[:0]
 	if h.bad == nil {
@@ -253,7 +259,7 @@ func (s *scanner) node(d block, p int) {
 		return
 	}
 	k := len(s.nodes)
-	s.nodes = append(s.nodes, nodeInfo{head: d.lo, end: d.hi, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h)})
+	s.nodes = append(s.nodes, nodeInfo{head: d.lo, end: d.hi, name: [2]int{ns, ne}, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h)})
 	if p := s.open; p >= 0 {
 		if s.nodes[p].child == 0 {
 			s.nodes[p].child = k

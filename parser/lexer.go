@@ -86,6 +86,7 @@ type block struct {
 // tokens: the line of its "..", and its fields, opts[opt:opt+nopt].
 type nodeInfo struct {
 	head, opt, nopt int
+	name            [2]int // the directive name's bytes
 	title, body     string
 	// end is the line after the node's block; child and next link the
 	// nodes nested in its body (the first child, the next sibling; 0 for
@@ -603,24 +604,11 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 			}
 		case '|':
 			if len(rest) > 1 && !isWS(rest[1]) {
-				// A substitution definition; docutils runs the directive in
-				// it, so a seg directive there is a node.
-				if m := substitutionEnd(rest); m > 0 {
-					if ns, ne, after, ok := directiveName(rest[m:]); ok {
-						name := s.lowerName(rest[m+ns : m+ne])
-						if _, seg := s.cfg.Directives[string(name)]; seg {
-							d := s.firstKnown(bl, i, p+n+m+after, false)
-							s.node(d, p)
-							return d.hi
-						}
-					}
-				}
-				f := s.firstKnown(bl, i, p+n+1, false)
-				return f.hi
+				return s.substitution(bl, i, p+n+1)
 			}
 		}
 		if ns, ne, after, ok := directiveName(rest); ok {
-			return s.directive(bl, i, p, p+n+ns, p+n+ne, p+n+after, titles)
+			return s.directive(bl, i, p, p+n+ns, p+n+ne, p+n+after, titles, false)
 		}
 	}
 	// A comment. An empty one followed by a blank line holds nothing.
@@ -1029,16 +1017,76 @@ func literalNext(t []byte) bool {
 	return bs%2 == 0
 }
 
-// substitutionEnd matches "|name| " at the start of t and returns where the
-// text after it starts, or 0.
-func substitutionEnd(t []byte) int {
-	for k := 2; k < len(t); k++ {
+// closingBar finds, from from, the "|" that closes a substitution name:
+// one after text that is not white space nor a backslash, followed by
+// spaces or the end of the line. It returns its index, or -1.
+func closingBar(t []byte, from int) int {
+	for k := max(from, 1); k < len(t); k++ {
 		if t[k] != '|' || isWS(t[k-1]) || t[k-1] == '\\' {
 			continue
 		}
-		if n, ok := prefixWS(t[k:], "|"); ok && k+n < len(t) {
-			return k + n
+		if _, ok := prefixWS(t[k:], "|"); ok {
+			return k
 		}
 	}
-	return 0
+	return -1
+}
+
+// substitution is docutils' substitution_def: "|name|" (the name may run
+// over several lines), then, in docutils' SubstitutionDef state, either
+// "directive::" (one directive, run there) or text. name is the byte
+// after the opening "|". A seg directive there is a node, and so is one
+// in the content of a directive that docutils parses there (replace's,
+// whose content is RST only inside a substitution definition).
+func (s *scanner) substitution(bl block, i, name int) int {
+	f := s.firstKnown(bl, i, name, false)
+	// Find the closing bar, line by line; a continuation line's first
+	// character follows the space docutils joins lines with, so it cannot
+	// close the name.
+	at := -1 // where the text after the name starts
+	j := i
+	for ; j < f.hi && at < 0; j++ {
+		from := name
+		if j > i {
+			if s.lines[j].ind < 0 {
+				continue
+			}
+			from = int(s.lines[j].cs)
+		}
+		t := s.src[from:s.lines[j].end]
+		if k := closingBar(t, 1); k > 0 {
+			n, _ := prefixWS(t[k:], "|")
+			at = from + k + n
+		}
+	}
+	if at < 0 {
+		return f.hi // not a substitution definition: a comment
+	}
+	j-- // the name's last line
+	// The definition starts after the name, or on the next line when
+	// nothing follows it there (a blank line there leaves it empty).
+	if at >= int(s.lines[j].end) {
+		j++
+		if j >= f.hi || s.lines[j].ind < 0 {
+			return f.hi
+		}
+		at = int(s.lines[j].cs)
+	}
+	t := s.src[at:s.lines[j].end]
+	ne := simpleName(t)
+	if ne == 0 {
+		return f.hi
+	}
+	// docutils' embedded_directive: no space before the "::" here.
+	after, ok := prefixWS(t[ne:], "::")
+	if !ok {
+		return f.hi // text: no directive
+	}
+	// A node's position is its "..", on the same line, else its name.
+	p := s.textAt(bl, i)
+	if j > i {
+		p = at
+	}
+	s.directive(bl, j, p, at, at+ne, at+ne+after, false, true)
+	return f.hi
 }

@@ -248,14 +248,8 @@ func (b *builder) node(a *astNode, parent int) {
 	ni := b.s.nodes[b.k]
 	b.k++
 	fields := b.s.opts[ni.opt : ni.opt+ni.nopt]
-	t := src[off:b.s.lines[ni.head].end]
-	n, _ := prefixWS(t, "..")
-	if t[n] == '|' { // a substitution definition
-		n += substitutionEnd(t[n:])
-	}
-	ns, ne, _, _ := directiveName(t[n:])
-	nameSpan := b.span(off+n+ns, off+n+ne)
-	name := b.intern(b.s.lowerName(t[n+ns : n+ne]))
+	nameSpan := b.span(ni.name[0], ni.name[1])
+	name := b.intern(b.s.lowerName(src[ni.name[0]:ni.name[1]]))
 	kind := b.cfg.Directives[name]
 	b.need = b.cfg.Needs.Type(name)
 
