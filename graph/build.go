@@ -402,7 +402,10 @@ func (b *builder) warnings() {
 				})
 			}
 		case parser.Waiver:
-			used := false
+			// A waiver that names nothing it can excuse (no :excuses:, or
+			// only entries that do not resolve) already has an error that
+			// says so: a second diagnostic would repeat it elsewhere.
+			used := !g.HasOut(n, Excuses)
 			for e := range g.Out(n, Excuses) {
 				switch g.nodes[e.to].result {
 				case Passed, Skipped:

@@ -108,8 +108,12 @@ func (s *scanner) split(d block, withOpts bool, fields []field) header {
 			nameEnd, _, ok := fieldMarker(t)
 			start := s.textAt(d, j)
 			if !ok || s.rel(d, j) != 0 {
-				h.bad = &lexDiag{code: CodeMalformedDirective, msg: "invalid option block: expected an option field",
-					start: start, end: int(s.lines[j].end)}
+				msg := fmt.Sprintf("invalid option block: line %d is not an option field; add a blank line before it if it starts the body, or indent it deeper if it continues the option above", s.lineNo(j))
+				if len(t) > 0 && t[0] == ':' {
+					msg = fmt.Sprintf("invalid option block: line %d is not an option field (\":name: value\")", s.lineNo(j))
+				}
+				h.bad = &lexDiag{code: CodeMalformedDirective, msg: msg, start: start, end: int(s.lines[j].end),
+					detail: "docutils and Sphinx reject a directive whose option block (the field list after its first line, up to the first blank line) holds a line that is not an option field, with everything in it, so seg reads no node from it."}
 				break
 			}
 			if bytes.ContainsAny(unescape(t[1:nameEnd]), " \t\v\f") {
@@ -183,7 +187,7 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles, subst boo
 	d := s.firstKnown(bl, i, after, false)
 	name := s.lowerName(s.src[ns:ne])
 	if _, ok := s.cfg.Directives[string(name)]; ok {
-		s.node(d, p, ns, ne)
+		s.node(d, p, ns, ne, bl.hi)
 		return d.hi
 	}
 	info, known := knownDirectives[string(name)]
@@ -248,7 +252,9 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles, subst boo
 // s.nodes and s.opts for the builder: one token for all of a node's
 // options, and no captured values, spare participle most of its
 // per-token and per-capture cost, which dominates parsing time.
-func (s *scanner) node(d block, p, ns, ne int) {
+//
+// limit is the end of the block the node sits in.
+func (s *scanner) node(d block, p, ns, ne, limit int) {
 	h := s.split(d, true, s.fieldBuf)
 	s.fieldBuf = h.fields[:0]
 	if h.bad == nil {
@@ -259,7 +265,8 @@ func (s *scanner) node(d block, p, ns, ne int) {
 		return
 	}
 	k := len(s.nodes)
-	s.nodes = append(s.nodes, nodeInfo{head: d.lo, end: d.hi, name: [2]int{ns, ne}, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h)})
+	s.nodes = append(s.nodes, nodeInfo{head: d.lo, end: d.hi, name: [2]int{ns, ne}, opt: len(s.opts), nopt: len(h.fields), title: s.title(d, h),
+		mis: s.misplacedOptions(d, &h, s.src[ns:ne], limit)})
 	if p := s.open; p >= 0 {
 		if s.nodes[p].child == 0 {
 			s.nodes[p].child = k

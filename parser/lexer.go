@@ -93,12 +93,15 @@ type nodeInfo struct {
 	// none, as node 0 is never anyone's child), whose lines its body
 	// leaves out.
 	end, child, last, next int
+	// mis are the option lines around the node that are not its options.
+	mis []misplaced
 }
 
 // lexDiag is a problem the lexer finds in a seg directive's block.
 type lexDiag struct {
 	code       *diag.Code
 	msg        string
+	detail     string
 	start, end int     // byte offsets
 	related    *[2]int // the first occurrence, for a duplicate
 }
@@ -616,6 +619,7 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 		return i + 1
 	}
 	f := s.firstKnown(bl, i, p+n, false)
+	s.hiddenInComment(bl, i, p+n, i+1, f.hi)
 	return f.hi
 }
 
@@ -963,6 +967,7 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 	if j < bl.hi {
 		r := s.rel(bl, j)
 		if r > 0 { // definition list item
+			s.hiddenInParagraph(bl, i, i, j)
 			d := s.indented(bl, j)
 			s.body(d, false)
 			return d.hi
@@ -980,12 +985,14 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 	for k < bl.hi && s.rel(bl, k) == 0 {
 		k++
 	}
+	s.hiddenInParagraph(bl, i, i, k)
 	if !literalNext(s.lineText(bl, k-1)) {
 		return k
 	}
 	// The literal block: indented lines, possibly after blank lines.
 	q := s.indented(bl, k)
 	if s.hasText(q) {
+		s.hiddenInLiteral(k-1, q.lo, q.hi, false)
 		return q.hi
 	}
 	// Otherwise a quoted literal block: unindented lines starting with one
@@ -1001,6 +1008,7 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 	for m < bl.hi && s.rel(bl, m) == 0 && s.lineText(bl, m)[0] == c {
 		m++
 	}
+	s.hiddenInLiteral(k-1, q.hi, m, true)
 	return m
 }
 

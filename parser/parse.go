@@ -73,6 +73,7 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 	b := &builder{s: s, cfg: cfg, f: f, sf: sf}
 	for _, d := range s.diags {
 		x := b.diag(d.code, sf.Span(d.start, d.end), "%s", d.msg)
+		x.Detail = d.detail
 		if d.related != nil {
 			x.Related = []diag.Related{{Span: sf.Span(d.related[0], d.related[1]), Message: "first given here"}}
 			x.Detail = "docutils and Sphinx reject a directive with a repeated option, so seg reads no node from it."
@@ -172,6 +173,9 @@ type builder struct {
 	opts   []Option          // every option of the file, one allocation
 	lchunk []Link            // see linkBuf
 	need   *NeedType         // the node being built is a need of this type (needs.go)
+	// mis are the node's misplaced option lines; an entry that explains
+	// a missing option is used there and set to "".
+	mis []misplaced
 	// broken is set when an error is found in the node being built.
 	broken bool
 }
@@ -263,12 +267,19 @@ func (b *builder) node(a *astNode, parent int) {
 	}
 	infos := b.infos[:len(fields)]
 	b.broken = false
+	b.mis = ni.mis
 	for i, f := range fields {
 		nd.Options = append(nd.Options, b.option(f, kind, &infos[i]))
 	}
 	idx := len(b.f.Nodes)
 	b.f.Nodes = append(b.f.Nodes, nd)
 	b.check(&b.f.Nodes[idx], nameSpan, infos)
+	for _, m := range b.mis {
+		if m.name != "" {
+			b.diag(CodeMisplacedOption, b.span(m.start, m.end), "\":%s:\" reads as an option of %s but %s", m.name, name, m.msg).Detail =
+				"docutils reads a directive's options only from the field list right after its first line, indented under it, before the first blank line; this line is not there, so the option is not the node's."
+		}
+	}
 	b.f.Nodes[idx].Broken = b.broken
 	b.nodes(a.Nodes, idx)
 }
@@ -499,11 +510,13 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 				nd.ID, b.idPattern())
 		}
 	} else if !b.idOptional() {
-		b.diag(CodeMissingID, nameSpan, "%s has no \":id:\"", nd.Directive)
+		b.missing(CodeMissingID, nameSpan, nd.Directive, "id")
 	}
 
 	need := func(opt string) {
-		if o := nd.Option(opt); o == nil || strings.TrimSpace(o.Value) == "" {
+		if o := nd.Option(opt); o == nil {
+			b.missing(CodeMissingOption, nameSpan, nd.Kind.String(), opt)
+		} else if strings.TrimSpace(o.Value) == "" {
 			b.diag(CodeMissingOption, nameSpan, "%s has no \":%s:\"", nd.Kind, opt)
 		}
 	}
@@ -535,6 +548,23 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 			}
 		}
 	}
+}
+
+// missing reports that a node has no option opt: at the directive's name,
+// or, when a line that reads as that option is misplaced, there, with why
+// it is not the node's and the fix (one problem, one diagnostic).
+func (b *builder) missing(code *diag.Code, nameSpan source.Span, what, opt string) {
+	for i, m := range b.mis {
+		if m.name != opt {
+			continue
+		}
+		d := b.diag(code, b.span(m.start, m.end), "%s has no \":%s:\": this \":%s:\" %s", what, opt, opt, m.msg)
+		d.Detail = "docutils reads a directive's options only from the field list right after its first line, indented under it, before the first blank line."
+		d.Related = []diag.Related{{Span: nameSpan, Message: "the directive"}}
+		b.mis[i].name = ""
+		return
+	}
+	b.diag(code, nameSpan, "%s has no \":%s:\"", what, opt)
 }
 
 func contains(list []string, s string) bool {
