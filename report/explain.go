@@ -201,7 +201,7 @@ func WriteExplain(w io.Writer, c *check.Check, id string, colored bool) error {
 	st := newStyle(colored)
 	bw := bufio.NewWriter(w)
 	if n, _ := c.Graph.Lookup(id); n.Kind() != parser.Requirement {
-		fmt.Fprintf(bw, "%s is a %s; it bears on %s.\n\n", st.id(id), n.Kind(), plural(len(targets), "requirement"))
+		fmt.Fprintf(bw, "%s is a %s; it bears on %s.\n\n", st.id(Printable(id)), n.Kind(), plural(len(targets), "requirement"))
 	}
 	for i, n := range targets {
 		if i > 0 {
@@ -213,8 +213,9 @@ func WriteExplain(w io.Writer, c *check.Check, id string, colored bool) error {
 	return bw.Flush()
 }
 
+// at is "file:line:col" for the text formats, the path escaped.
 func at(file string, line, col int) string {
-	return source.Position{Filename: file, Line: line, Column: col}.String()
+	return Printable(source.Position{Filename: file, Line: line, Column: col}.String())
 }
 
 func writeExplanation(w *bufio.Writer, st style, x Explanation) {
@@ -222,12 +223,12 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 	if x.Leaf {
 		kind = "leaf"
 	}
-	fmt.Fprintf(w, "%s %s  %s\n", st.id(x.ID), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
-	fmt.Fprintf(w, "  %s (%s requirement, %s)\n", x.Title, kind, x.Kind)
+	fmt.Fprintf(w, "%s %s  %s\n", st.id(Printable(x.ID)), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
+	fmt.Fprintf(w, "  %s (%s requirement, %s)\n", Printable(x.Title), kind, Printable(x.Kind))
 	if len(x.Reasons) > 0 {
 		fmt.Fprintf(w, "  %s\n", st.bold("why unsatisfied:"))
 		for _, r := range x.Reasons {
-			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
+			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), Printable(r.Message), r.Code)
 		}
 	}
 	links := func(title string, ls []LinkedNode) {
@@ -240,7 +241,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 			if l.Verdict != "" {
 				extra = "  " + st.status(l.Status)
 			}
-			fmt.Fprintf(w, "    %s  %s%s  %s\n", st.id(l.ID), l.State, extra, st.pos(at(l.File, l.Line, l.Column)))
+			fmt.Fprintf(w, "    %s  %s%s  %s\n", st.id(Printable(l.ID)), l.State, extra, st.pos(at(l.File, l.Line, l.Column)))
 		}
 	}
 	links("refines:", x.Refines)
@@ -248,7 +249,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 	if len(x.Verifies) > 0 {
 		fmt.Fprintf(w, "  %s\n", st.bold("verified by:"))
 		for _, t := range x.Verifies {
-			fmt.Fprintf(w, "    %s  %s  %s\n", st.id(t.ID), t.State, st.pos(at(t.File, t.Line, t.Column)))
+			fmt.Fprintf(w, "    %s  %s  %s\n", st.id(Printable(t.ID)), t.State, st.pos(at(t.File, t.Line, t.Column)))
 			if len(t.Outcomes) == 0 {
 				fmt.Fprintf(w, "      %s\n", st.dim("(no outcomes)"))
 			}
@@ -264,7 +265,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 				if o.Config != "" {
 					cfg = "  [" + o.Config + "]"
 				}
-				fmt.Fprintf(w, "      %s  %s%s  %s  %s\n", st.id(o.ID), o.Result, cfg, desc, st.pos(at(o.File, o.Line, o.Column)))
+				fmt.Fprintf(w, "      %s  %s%s  %s  %s\n", st.id(Printable(o.ID)), Printable(o.Result), Printable(cfg), Printable(desc), st.pos(at(o.File, o.Line, o.Column)))
 			}
 		}
 	}
@@ -272,7 +273,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation) {
 	if len(x.Notes) > 0 {
 		fmt.Fprintf(w, "  %s\n", st.bold("notes:"))
 		for _, r := range x.Notes {
-			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
+			fmt.Fprintf(w, "    %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), Printable(r.Message), r.Code)
 		}
 	}
 }

@@ -27,17 +27,20 @@ func WriteText(w io.Writer, c *check.Check, colored bool) error {
 	if len(c.Diagnostics) > 0 && len(reqs) > 0 {
 		bw.WriteByte('\n')
 	}
+	// The ID column is padded by display width: wide characters take two
+	// columns, combining marks none.
 	width := 0
 	for _, r := range reqs {
-		width = max(width, len(r.Node.ID()))
+		width = max(width, displayWidth(Printable(r.Node.ID())))
 	}
 	for _, r := range reqs {
-		pad := strings.Repeat(" ", width-len(r.Node.ID()))
+		id := Printable(r.Node.ID())
+		pad := strings.Repeat(" ", width-displayWidth(id))
 		status := r.Verdict.Status.String()
 		word := st.status(status) + strings.Repeat(" ", len("satisfied")-len(status))
-		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(r.Node.ID()), pad, word, st.pos(wh.at(r.Node.Pos()).String()), r.Node.Title())
+		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(id), pad, word, st.pos(wh.pos(r.Node.Pos())), Printable(r.Node.Title()))
 		for _, reason := range r.Verdict.Blocking() {
-			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.at(reason.Pos).String()), reason.Message, reason.Code)
+			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.pos(reason.Pos)), Printable(reason.Message), reason.Code)
 		}
 	}
 	n := c.Counts()
@@ -56,16 +59,18 @@ func WriteDiagnostics(w io.Writer, c *check.Check, ds diag.List, colored bool) e
 }
 
 func writeDiagnostic(w *bufio.Writer, st style, wh where, d diag.Diagnostic) {
-	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.at(d.Span.Start).String()), st.severity(d.Severity().String()), d.Message, d.Code)
+	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.pos(d.Span.Start)), st.severity(d.Severity().String()), Printable(d.Message), d.Code)
 	writeSnippet(w, st, wh, d.Span)
 	for _, r := range d.Related {
-		fmt.Fprintf(w, "%s: %s: %s\n", st.pos(wh.at(r.Span.Start).String()), st.note("note"), r.Message)
+		fmt.Fprintf(w, "%s: %s: %s\n", st.pos(wh.pos(r.Span.Start)), st.note("note"), Printable(r.Message))
 	}
 }
 
-// writeSnippet prints the source line of a span and a caret line under it.
-// The caret line copies the tabs of the source line, so it lines up in any
-// terminal whatever its tab width.
+// writeSnippet prints the source line of a span (escaped as Printable
+// says) and a caret line under it. The caret line copies the tabs of the
+// source line and counts display width elsewhere (a wide character takes
+// two columns, a combining mark none, an escape its own letters), so it
+// lines up in any terminal whatever its tab width.
 func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span) {
 	line, ok := wh.line(sp.Start)
 	if !ok || !utf8.Valid(line) {
@@ -74,22 +79,21 @@ func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span) {
 	start := wh.at(sp.Start)
 	num := fmt.Sprint(start.Line)
 	gutter := strings.Repeat(" ", len(num))
-	fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), line)
+	fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), Printable(string(line)))
 	col := start.Column
 	if col < 1 || col > len(line)+1 {
 		return
 	}
 	var pad strings.Builder
-	for _, r := range string(line[:col-1]) {
-		if r == '\t' {
+	for i, seg := range strings.Split(Printable(string(line[:col-1])), "\t") {
+		if i > 0 {
 			pad.WriteByte('\t')
-		} else {
-			pad.WriteByte(' ')
 		}
+		pad.WriteString(strings.Repeat(" ", displayWidth(seg)))
 	}
 	width := 1
 	if n := sp.Len(); n > 0 && col-1+n <= len(line) && wh.at(sp.End).Line == start.Line {
-		width = max(1, utf8.RuneCount(line[col-1:col-1+n]))
+		width = max(1, displayWidth(strings.ReplaceAll(Printable(string(line[col-1:col-1+n])), "\t", " ")))
 	}
 	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.err(strings.Repeat("^", width)))
 }
