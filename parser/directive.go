@@ -193,6 +193,9 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles, subst boo
 	info, known := knownDirectives[string(name)]
 	if !known {
 		info = unknownDirective
+		if !s.cfg.Literal[string(name)] {
+			s.nearMiss(p, ns, ne)
+		}
 	}
 	if subst && string(name) == "replace" {
 		// Only inside a substitution definition does replace run, and

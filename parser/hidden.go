@@ -282,3 +282,27 @@ func (s *scanner) misplacedOptions(d block, h *header, dir []byte, limit int) []
 	}
 	return out
 }
+
+// nearMiss reports a directive docutils does not know whose name is one
+// letter away from a seg directive name of five letters or more
+// (".. outcom::"): docutils makes no node of it, and a shorter name has
+// too many real neighbours to guess.
+func (s *scanner) nearMiss(p, ns, ne int) {
+	name := string(bytes.ToLower(s.src[ns:ne]))
+	best := ""
+	for d := range s.cfg.Directives {
+		if len(d) >= 5 && editDistance(name, d) == 1 && (best == "" || d < best) {
+			best = d
+		}
+	}
+	if best == "" {
+		return
+	}
+	end := ne
+	for end < len(s.src) && s.src[end] == ':' {
+		end++
+	}
+	s.diags = append(s.diags, lexDiag{code: CodeHiddenDirective, start: p, end: end,
+		msg:    fmt.Sprintf("%q is not a directive seg knows, so no node is made of it; did you mean \".. %s::\"?", string(s.src[p:end]), best),
+		detail: "docutils and Sphinx run a directive of this name only if an extension defines it; seg reads nodes only from the directive names of its configuration."})
+}
