@@ -40,6 +40,8 @@ func TestGraphDiagnostics(t *testing.T) {
 	tr.Req("SEG-SREQ-006", "")                                 // line 61: duplicate ID
 	tr.Req("A", "B")                                           // line 71
 	tr.Req("B", "A")                                           // line 81
+	tr.Waiver("W-NONE", "", "")                                // line 91: no :excuses: (the parser's error), no warning
+	tr.Waiver("W-DANGLING", "NOPE", "")                        // line 101: unresolved, no warning
 	_, ds := graph.Build(tr.FileSet(), tr.Files(), nil, nil)
 	want := []diagLine{
 		{"unresolved-link", "error", `unresolved link "SEG-SREQ-06" (did you mean "SEG-SREQ-006"?)`, 13, 0},
@@ -50,6 +52,7 @@ func TestGraphDiagnostics(t *testing.T) {
 		{"orphan-test", "warning", `test specification "TS-ORPHAN" verifies no requirement`, 51, 0},
 		{"duplicate-id", "error", `duplicate ID "SEG-SREQ-006" (first defined at t.rst:1:1)`, 62, 1},
 		{"refinement-cycle", "error", `refinement cycle among "A", "B"`, 73, 1},
+		{"unresolved-link", "error", `unresolved link "NOPE"`, 103, 0},
 	}
 	if diff := cmp.Diff(want, diagsOf(tr.FileSet(), ds)); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)

@@ -108,7 +108,10 @@ func (b *builder) waiverWarnings(n *Node) {
 		})
 		n.broken = true
 	}
-	if !used {
+	// A waiver that names nothing it can excuse (no :excuses:, or only
+	// entries that do not resolve) already has an error that says so: a
+	// second diagnostic would repeat it elsewhere.
+	if !used && g.HasOut(n, Excuses) {
 		b.diag(diag.Diagnostic{
 			Code:    CodeUnusedWaiver,
 			Message: fmt.Sprintf("waiver %q excuses no failed outcome", n.id),

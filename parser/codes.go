@@ -21,6 +21,8 @@ var (
 	CodeUnreadable         = diag.NewError("unreadable-file", "a file of the tree that cannot be read")
 	CodeFileTooLarge       = diag.NewError("file-too-large", "a file larger than seg reads (docs/limits.md)")
 	CodeUnknownNeedType    = diag.NewWarning("unknown-need-type", "directives with an :id: of a type that is no need type or seg directive")
+	CodeHiddenDirective    = diag.NewWarning("hidden-directive", "a line that reads as a seg directive but that docutils reads as text, a comment or a literal block")
+	CodeMisplacedOption    = diag.NewWarning("misplaced-option", "a line that reads as an option of the node above it but is not in its option block")
 	// CodeInternal marks a bug in seg (a participle error or a panic): the
 	// grammar accepts every token stream, so it never blames the file.
 	CodeInternal = diag.NewError("internal-error", "seg failed on its own (a bug); the rest of the tree is still checked")

@@ -10,15 +10,17 @@ import (
 	"github.com/seg-trace/seg/diag"
 )
 
-// expectation is one ".. ERROR code" comment of a test file.
+// expectation is one ".. ERROR code" (or ".. WARNING code") comment of a
+// test file.
 type expectation struct {
 	line, col int // col 0: any
+	severity  diag.Severity
 	code      string
 	msg       *regexp.Regexp
 	src       int // the comment's own line
 }
 
-var errorComment = regexp.MustCompile("^\\s*\\.\\. ERROR ([a-z-]+)((?: (?:col|up)=\\d+)*)(?: `(.*)`)?\\s*$")
+var errorComment = regexp.MustCompile("^\\s*\\.\\. (ERROR|WARNING) ([a-z-]+)((?: (?:col|up)=\\d+)*)(?: `(.*)`)?\\s*$")
 
 // expectations reads the ".. ERROR" comments of src, go/scanner style: each
 // names a diagnostic on the closest line above it that is neither blank nor
@@ -30,7 +32,7 @@ func expectations(t *testing.T, src string) []expectation {
 	for i, ln := range lines {
 		m := errorComment.FindStringSubmatch(ln)
 		if m == nil {
-			if strings.Contains(ln, ".. ERROR") {
+			if strings.Contains(ln, ".. ERROR") || strings.Contains(ln, ".. WARNING") {
 				t.Fatalf("line %d: malformed ERROR comment %q", i+1, ln)
 			}
 			continue
@@ -39,8 +41,11 @@ func expectations(t *testing.T, src string) []expectation {
 		for target >= 0 && (strings.TrimSpace(lines[target]) == "" || errorComment.MatchString(lines[target])) {
 			target--
 		}
-		e := expectation{code: m[1], src: i + 1}
-		for _, kv := range strings.Fields(m[2]) {
+		e := expectation{code: m[2], src: i + 1, severity: diag.Error}
+		if m[1] == "WARNING" {
+			e.severity = diag.Warning
+		}
+		for _, kv := range strings.Fields(m[3]) {
 			k, v, _ := strings.Cut(kv, "=")
 			n, _ := strconv.Atoi(v)
 			switch k {
@@ -50,8 +55,8 @@ func expectations(t *testing.T, src string) []expectation {
 				target -= n
 			}
 		}
-		if m[3] != "" {
-			e.msg = regexp.MustCompile(m[3])
+		if m[4] != "" {
+			e.msg = regexp.MustCompile(m[4])
 		}
 		e.line = target + 1
 		out = append(out, e)
@@ -59,18 +64,25 @@ func expectations(t *testing.T, src string) []expectation {
 	return out
 }
 
-// TestInlineDiagnostics checks every testdata/diag file against the
+// TestInlineDiagnostics checks every testdata/diag file, and the corpus
+// file of hidden directives (which docutils checks too), against the
 // diagnostics written inside it, reporting both the missing and the
 // unexpected ones.
 func TestInlineDiagnostics(t *testing.T) {
-	eachTestFile(t, "testdata/diag/*.rst", func(t *testing.T, fn string, src []byte, f *File) {
+	for _, glob := range []string{"testdata/diag/*.rst", "testdata/corpus/42-hidden.rst"} {
+		inlineDiagnostics(t, glob)
+	}
+}
+
+func inlineDiagnostics(t *testing.T, glob string) {
+	eachTestFile(t, glob, func(t *testing.T, fn string, src []byte, f *File) {
 		want := expectations(t, string(src))
 		used := make([]bool, len(f.Diagnostics))
 		for _, e := range want {
 			found := false
 			for i, d := range f.Diagnostics {
 				pos := f.Position(d.Span.Start)
-				if used[i] || d.Code.Name != e.code || pos.Line != e.line {
+				if used[i] || d.Code.Name != e.code || d.Severity() != e.severity || pos.Line != e.line {
 					continue
 				}
 				if e.col != 0 && pos.Column != e.col {
@@ -91,7 +103,7 @@ func TestInlineDiagnostics(t *testing.T) {
 			if !used[i] {
 				t.Errorf("%s: unexpected %s %s", f.Position(d.Span.Start), d.Code, d.Message)
 			}
-			if d.Severity() != diag.Error || d.Message == "" {
+			if d.Severity() == 0 || d.Message == "" {
 				t.Errorf("%s: diagnostic without severity or message: %+v", f.Position(d.Span.Start), d)
 			}
 		}

@@ -256,6 +256,7 @@ func compareNodes(file string, recs []dumpRecord, f *parser.File) []string {
 			out = append(out, fmt.Sprintf("%s:%d: seg: node position names file %q", file, p.Line, p.Filename))
 		}
 	}
+	out = append(out, hiddenWhereFound(file, recs, f)...)
 	want, got := dumpFound(recs), segFound(f)
 	sortFound(want)
 	sortFound(got)
@@ -295,6 +296,49 @@ func compareNodes(file string, recs []dumpRecord, f *parser.File) []string {
 		}
 	}
 	return out
+}
+
+// hiddenWhereFound lists every hidden-directive warning on a line where
+// docutils saw a seg directive (a node, or one whose header it rejected):
+// the warning says docutils sees none there, so it must never fire where
+// docutils does.
+func hiddenWhereFound(file string, recs []dumpRecord, f *parser.File) []string {
+	seen := map[int]bool{}
+	for _, r := range recs {
+		if r.Directive != "" && r.Line > 0 {
+			seen[r.Line] = true
+		}
+	}
+	var out []string
+	for _, d := range f.Diagnostics {
+		if d.Code.Name != "hidden-directive" {
+			continue
+		}
+		if l := f.Position(d.Span.Start).Line; seen[l] {
+			out = append(out, fmt.Sprintf("%s:%d: docutils: a %s directive | seg: hidden-directive %q", file, l, directiveOn(recs, l), d.Message))
+		}
+	}
+	return out
+}
+
+func directiveOn(recs []dumpRecord, line int) string {
+	for _, r := range recs {
+		if r.Line == line {
+			return r.Directive
+		}
+	}
+	return ""
+}
+
+// countCode counts the diagnostics of one code in f.
+func countCode(f *parser.File, code string) int {
+	n := 0
+	for _, d := range f.Diagnostics {
+		if d.Code.Name == code {
+			n++
+		}
+	}
+	return n
 }
 
 func hasCode(f *parser.File, code string) bool {
@@ -583,15 +627,22 @@ func TestDifferentialGenerated(t *testing.T) {
 	want := byFile(recs)
 	cfg := parser.DefaultConfig()
 	var dis []string
-	nodes := 0
+	nodes, hidden := 0, 0
 	for _, name := range names {
 		nodes += len(dumpFound(want[name]))
 		f := parseFile(name, files[name], cfg)
+		hidden += countCode(f, "hidden-directive")
 		dis = append(dis, compareNodes(name, want[name], f)...)
 	}
-	t.Logf("seed %d: %d files, %d nodes found by docutils", seed, len(names), nodes)
+	t.Logf("seed %d: %d files, %d nodes found by docutils, %d hidden-directive warnings", seed, len(names), nodes, hidden)
 	if nodes < 10*len(names) {
 		t.Errorf("the generator made only %d nodes in %d files", nodes, len(names))
+	}
+	// The traps put seg directives in paragraphs, comments and literal
+	// blocks: the check that hidden-directive never fires where docutils
+	// sees a directive must not be vacuous.
+	if hidden < len(names) {
+		t.Errorf("only %d hidden-directive warnings in %d generated files", hidden, len(names))
 	}
 	if len(dis) > 0 {
 		report(t, fmt.Sprintf("generated tree (seed %d; SEG_DIFF_KEEP=dir writes it out)", seed), dis)
@@ -751,9 +802,26 @@ func (g *genFile) block(ind string, d int) {
 			g.blank()
 		}
 		g.node(ind, d)
-	default:
+	case k < 98:
 		g.emit(ind, ">>> "+g.words(1, 3))
 		g.emit(ind, g.words(1, 3))
+	default:
+		// A substitution definition: replace parses its content as RST
+		// there, and a seg directive may be the one it names.
+		name := fmt.Sprintf("|s%d|", g.r.IntN(1000))
+		switch g.r.IntN(3) {
+		case 0:
+			g.emit(ind, ".. "+name+" replace::")
+			g.blank()
+			g.blocks(ind+g.step(), d+1, 1+g.r.IntN(2))
+		case 1:
+			g.emit(ind, ".. "+name+" replace:: "+g.words(1, 3))
+			g.trapNode(ind + g.step())
+		default:
+			mark := len(g.out)
+			g.node(ind+"   ", d)
+			g.out[mark] = ind + ".. " + name + " " + strings.TrimPrefix(strings.TrimPrefix(g.out[mark], ind+"   "), ".. ")
+		}
 	}
 }
 

@@ -109,8 +109,12 @@ func (s *scanner) split(d block, withOpts bool, fields []field) header {
 			nameEnd, _, ok := fieldMarker(t)
 			start := s.textAt(d, j)
 			if !ok || s.rel(d, j) != 0 {
-				h.bad = &lexDiag{code: CodeMalformedDirective, msg: "invalid option block: expected an option field",
-					start: start, end: int(s.lines[j].end)}
+				msg := fmt.Sprintf("invalid option block: line %d is not an option field; add a blank line before it if it starts the body, or indent it deeper if it continues the option above", s.lineNo(j))
+				if len(t) > 0 && t[0] == ':' {
+					msg = fmt.Sprintf("invalid option block: line %d is not an option field (\":name: value\")", s.lineNo(j))
+				}
+				h.bad = &lexDiag{code: CodeMalformedDirective, msg: msg, start: start, end: int(s.lines[j].end),
+					detail: "docutils and Sphinx reject a directive whose option block (the field list after its first line, up to the first blank line) holds a line that is not an option field, with everything in it, so seg reads no node from it."}
 				break
 			}
 			if bytes.ContainsAny(unescape(t[1:nameEnd]), " \t\v\f") {
@@ -178,17 +182,27 @@ func (s *scanner) lowerName(b []byte) []byte {
 }
 
 // directive handles ".. name:: ..." at line i: p is the "..", the name is
-// src[ns:ne] and the argument starts at after.
-func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int {
+// src[ns:ne] and the argument starts at after. subst is set for the
+// directive of a substitution definition.
+func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles, subst bool) int {
 	d := s.firstKnown(bl, i, after, false)
 	name := s.lowerName(s.src[ns:ne])
 	if k, ok := s.cfg.Directives[string(name)]; ok {
-		s.node(d, p, k, s.cfg.Needs.Type(string(name)) != nil)
+		s.node(d, p, ns, ne, bl.hi, k, s.cfg.Needs.Type(string(name)) != nil)
 		return d.hi
 	}
 	info, known := knownDirectives[string(name)]
+	near := false // a lookalike of a seg name: hidden-directive says it all
 	if !known {
 		info = unknownDirective
+		if !s.cfg.Literal[string(name)] {
+			near = s.nearMiss(p, ns, ne)
+		}
+	}
+	if subst && string(name) == "replace" {
+		// Only inside a substitution definition does replace run, and
+		// then it parses its content (its first line included) as RST.
+		info = dirInfo{noSplit: true}
 	}
 	if s.cfg.Literal[string(name)] || info.opaque {
 		return d.hi
@@ -205,7 +219,7 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int 
 	if h.bad != nil {
 		return d.hi
 	}
-	if !known {
+	if !known && !near {
 		s.unknownWithID(ns, ne, h.fields)
 	}
 	if !info.anyOpt {
@@ -247,9 +261,10 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles bool) int 
 // options, and no captured values, spare participle most of its
 // per-token and per-capture cost, which dominates parsing time.
 //
-// A need (need) keeps the line breaks of its argument, as sphinx-needs
-// does; an Instruction emits no Body: its content is not RST.
-func (s *scanner) node(d block, p int, kind Kind, need bool) {
+// limit is the end of the block the node sits in. A need (need) keeps
+// the line breaks of its argument, as sphinx-needs does; an Instruction
+// emits no Body: its content is not RST.
+func (s *scanner) node(d block, p, ns, ne, limit int, kind Kind, need bool) {
 	h := s.split(d, true, s.fieldBuf)
 	s.fieldBuf = h.fields[:0]
 	if h.bad == nil {
@@ -263,7 +278,7 @@ func (s *scanner) node(d block, p int, kind Kind, need bool) {
 			// "bad input never makes evidence against a requirement
 			// disappear"). Keep what can be read of it.
 			fields := s.lenient(d, h)
-			s.rejected = append(s.rejected, rejectedInfo{head: d.lo, pos: p, title: s.title(d, h), opt: len(s.rejectedOpts), nopt: len(fields)})
+			s.rejected = append(s.rejected, rejectedInfo{head: d.lo, pos: p, name: [2]int{ns, ne}, title: s.title(d, h), opt: len(s.rejectedOpts), nopt: len(fields)})
 			s.rejectedOpts = append(s.rejectedOpts, fields...)
 		}
 		return
@@ -275,7 +290,8 @@ func (s *scanner) node(d block, p int, kind Kind, need bool) {
 		return
 	}
 	k := len(s.nodes)
-	ni := nodeInfo{head: d.lo, end: d.hi, opt: len(s.opts), nopt: len(h.fields)}
+	ni := nodeInfo{head: d.lo, end: d.hi, name: [2]int{ns, ne}, opt: len(s.opts), nopt: len(h.fields),
+		mis: s.misplacedOptions(d, &h, s.src[ns:ne], limit)}
 	if need || kind == Instruction {
 		ni.title = s.argument(d, h)
 		if need && (ni.title == "" || !s.hasField(h.fields, "id")) {

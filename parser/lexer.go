@@ -86,6 +86,7 @@ type block struct {
 // tokens: the line of its "..", and its fields, opts[opt:opt+nopt].
 type nodeInfo struct {
 	head, opt, nopt int
+	name            [2]int // the directive name's bytes
 	title, body     string
 	// content is a need's whole content, nested nodes included, kept
 	// only for a need without an ID or a title (see scanner.content).
@@ -95,6 +96,8 @@ type nodeInfo struct {
 	// none, as node 0 is never anyone's child), whose lines its body
 	// leaves out.
 	end, child, last, next int
+	// mis are the option lines around the node that are not its options.
+	mis []misplaced
 }
 
 // rejectedInfo is an outcome directive docutils rejects (a repeated
@@ -102,6 +105,7 @@ type nodeInfo struct {
 // (rejectedOpts[opt:opt+nopt]) are read into File.Rejected.
 type rejectedInfo struct {
 	head, pos, opt, nopt int
+	name                 [2]int // the directive name's offsets
 	title                string
 }
 
@@ -109,6 +113,7 @@ type rejectedInfo struct {
 type lexDiag struct {
 	code       *diag.Code
 	msg        string
+	detail     string
 	start, end int     // byte offsets
 	related    *[2]int // the first occurrence, for a duplicate
 }
@@ -617,24 +622,11 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 			}
 		case '|':
 			if len(rest) > 1 && !isWS(rest[1]) {
-				// A substitution definition; docutils runs the directive in
-				// it, so a seg directive there is a node.
-				if m := substitutionEnd(rest); m > 0 {
-					if ns, ne, after, ok := directiveName(rest[m:]); ok {
-						name := s.lowerName(rest[m+ns : m+ne])
-						if k, seg := s.cfg.Directives[string(name)]; seg {
-							d := s.firstKnown(bl, i, p+n+m+after, false)
-							s.node(d, p, k, s.cfg.Needs.Type(string(name)) != nil)
-							return d.hi
-						}
-					}
-				}
-				f := s.firstKnown(bl, i, p+n+1, false)
-				return f.hi
+				return s.substitution(bl, i, p+n+1)
 			}
 		}
 		if ns, ne, after, ok := directiveName(rest); ok {
-			return s.directive(bl, i, p, p+n+ns, p+n+ne, p+n+after, titles)
+			return s.directive(bl, i, p, p+n+ns, p+n+ne, p+n+after, titles, false)
 		}
 	}
 	// A comment. An empty one followed by a blank line holds nothing.
@@ -642,6 +634,7 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 		return i + 1
 	}
 	f := s.firstKnown(bl, i, p+n, false)
+	s.hiddenInComment(bl, i, p+n, i+1, f.hi)
 	return f.hi
 }
 
@@ -989,6 +982,7 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 	if j < bl.hi {
 		r := s.rel(bl, j)
 		if r > 0 { // definition list item
+			s.hiddenInParagraph(bl, i, i, j)
 			d := s.indented(bl, j)
 			s.body(d, false)
 			return d.hi
@@ -1006,12 +1000,14 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 	for k < bl.hi && s.rel(bl, k) == 0 {
 		k++
 	}
+	s.hiddenInParagraph(bl, i, i, k)
 	if !literalNext(s.lineText(bl, k-1)) {
 		return k
 	}
 	// The literal block: indented lines, possibly after blank lines.
 	q := s.indented(bl, k)
 	if s.hasText(q) {
+		s.hiddenInLiteral(k-1, q.lo, q.hi, false)
 		return q.hi
 	}
 	// Otherwise a quoted literal block: unindented lines starting with one
@@ -1027,6 +1023,7 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 	for m < bl.hi && s.rel(bl, m) == 0 && s.lineText(bl, m)[0] == c {
 		m++
 	}
+	s.hiddenInLiteral(k-1, q.hi, m, true)
 	return m
 }
 
@@ -1043,16 +1040,76 @@ func literalNext(t []byte) bool {
 	return bs%2 == 0
 }
 
-// substitutionEnd matches "|name| " at the start of t and returns where the
-// text after it starts, or 0.
-func substitutionEnd(t []byte) int {
-	for k := 2; k < len(t); k++ {
+// closingBar finds, from from, the "|" that closes a substitution name:
+// one after text that is not white space nor a backslash, followed by
+// spaces or the end of the line. It returns its index, or -1.
+func closingBar(t []byte, from int) int {
+	for k := max(from, 1); k < len(t); k++ {
 		if t[k] != '|' || isWS(t[k-1]) || t[k-1] == '\\' {
 			continue
 		}
-		if n, ok := prefixWS(t[k:], "|"); ok && k+n < len(t) {
-			return k + n
+		if _, ok := prefixWS(t[k:], "|"); ok {
+			return k
 		}
 	}
-	return 0
+	return -1
+}
+
+// substitution is docutils' substitution_def: "|name|" (the name may run
+// over several lines), then, in docutils' SubstitutionDef state, either
+// "directive::" (one directive, run there) or text. name is the byte
+// after the opening "|". A seg directive there is a node, and so is one
+// in the content of a directive that docutils parses there (replace's,
+// whose content is RST only inside a substitution definition).
+func (s *scanner) substitution(bl block, i, name int) int {
+	f := s.firstKnown(bl, i, name, false)
+	// Find the closing bar, line by line; a continuation line's first
+	// character follows the space docutils joins lines with, so it cannot
+	// close the name.
+	at := -1 // where the text after the name starts
+	j := i
+	for ; j < f.hi && at < 0; j++ {
+		from := name
+		if j > i {
+			if s.lines[j].ind < 0 {
+				continue
+			}
+			from = int(s.lines[j].cs)
+		}
+		t := s.src[from:s.lines[j].end]
+		if k := closingBar(t, 1); k > 0 {
+			n, _ := prefixWS(t[k:], "|")
+			at = from + k + n
+		}
+	}
+	if at < 0 {
+		return f.hi // not a substitution definition: a comment
+	}
+	j-- // the name's last line
+	// The definition starts after the name, or on the next line when
+	// nothing follows it there (a blank line there leaves it empty).
+	if at >= int(s.lines[j].end) {
+		j++
+		if j >= f.hi || s.lines[j].ind < 0 {
+			return f.hi
+		}
+		at = int(s.lines[j].cs)
+	}
+	t := s.src[at:s.lines[j].end]
+	ne := simpleName(t)
+	if ne == 0 {
+		return f.hi
+	}
+	// docutils' embedded_directive: no space before the "::" here.
+	after, ok := prefixWS(t[ne:], "::")
+	if !ok {
+		return f.hi // text: no directive
+	}
+	// A node's position is its "..", on the same line, else its name.
+	p := s.textAt(bl, i)
+	if j > i {
+		p = at
+	}
+	s.directive(bl, j, p, at, at+ne, at+ne+after, false, true)
+	return f.hi
 }

@@ -74,6 +74,7 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 	b := &builder{s: s, cfg: cfg, f: f, sf: sf}
 	for _, d := range s.diags {
 		x := b.diag(d.code, sf.Span(d.start, d.end), "%s", d.msg)
+		x.Detail = d.detail
 		if d.related != nil {
 			x.Related = []diag.Related{{Span: sf.Span(d.related[0], d.related[1]), Message: "first given here"}}
 			x.Detail = "docutils and Sphinx reject a directive with a repeated option, so seg reads no node from it."
@@ -123,13 +124,7 @@ func (b *builder) rejected() {
 	src := b.s.src
 	b.need = nil
 	for _, ri := range b.s.rejected {
-		t := src[ri.pos:b.s.lines[ri.head].end]
-		n, _ := prefixWS(t, "..")
-		if t[n] == '|' {
-			n += substitutionEnd(t[n:])
-		}
-		ns, ne, _, _ := directiveName(t[n:])
-		nd := Node{Kind: Outcome, Directive: b.intern(b.s.lowerName(t[n+ns : n+ne])), Title: ri.title,
+		nd := Node{Kind: Outcome, Directive: b.intern(b.s.lowerName(src[ri.name[0]:ri.name[1]])), Title: ri.title,
 			Pos: b.pos(ri.pos), Parent: -1, Broken: true}
 		var info optInfo
 		for _, f := range b.s.rejectedOpts[ri.opt : ri.opt+ri.nopt] {
@@ -203,6 +198,9 @@ type builder struct {
 	opts   []Option          // every option of the file, one allocation
 	lchunk []Link            // see linkBuf
 	need   *needs.NeedType   // the node being built is a need of this type (needs.go)
+	// mis are the node's misplaced option lines; an entry that explains
+	// a missing option is used there and set to "".
+	mis []misplaced
 	// broken is set when an error is found in the node being built.
 	broken bool
 }
@@ -279,14 +277,8 @@ func (b *builder) node(a *astNode, parent int) {
 	ni := b.s.nodes[b.k]
 	b.k++
 	fields := b.s.opts[ni.opt : ni.opt+ni.nopt]
-	t := src[off:b.s.lines[ni.head].end]
-	n, _ := prefixWS(t, "..")
-	if t[n] == '|' { // a substitution definition
-		n += substitutionEnd(t[n:])
-	}
-	ns, ne, _, _ := directiveName(t[n:])
-	nameSpan := b.span(off+n+ns, off+n+ne)
-	name := b.intern(b.s.lowerName(t[n+ns : n+ne]))
+	nameSpan := b.span(ni.name[0], ni.name[1])
+	name := b.intern(b.s.lowerName(src[ni.name[0]:ni.name[1]]))
 	kind := b.cfg.Directives[name]
 	b.need = b.cfg.Needs.Type(name)
 
@@ -300,6 +292,7 @@ func (b *builder) node(a *astNode, parent int) {
 	}
 	infos := b.infos[:len(fields)]
 	b.broken = false
+	b.mis = ni.mis
 	for i, f := range fields {
 		nd.Options = append(nd.Options, b.option(f, kind, &infos[i]))
 	}
@@ -309,6 +302,12 @@ func (b *builder) node(a *astNode, parent int) {
 		b.needTitleAndID(&b.f.Nodes[idx], ni.content)
 	}
 	b.check(&b.f.Nodes[idx], nameSpan, infos)
+	for _, m := range b.mis {
+		if m.name != "" {
+			b.diag(CodeMisplacedOption, b.span(m.start, m.end), "\":%s:\" reads as an option of %s but %s", m.name, name, m.msg).Detail =
+				"docutils reads a directive's options only from the field list right after its first line, indented under it, before the first blank line; this line is not there, so the option is not the node's."
+		}
+	}
 	b.f.Nodes[idx].Broken = b.broken
 	b.f.Nodes[idx].Revision = Revision(b.cfg.Document(&b.f.Nodes[idx]))
 	b.nodes(a.Nodes, idx)
@@ -579,7 +578,7 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 				nd.ID, b.idPattern())
 		}
 	} else if !b.idOptional() {
-		b.diag(CodeMissingID, nameSpan, "%s has no \":id:\"", nd.Directive)
+		b.missing(CodeMissingID, nameSpan, nd.Directive, "id")
 	} else if nd.ID != "" && !b.validID(nd.ID) {
 		b.diag(CodeInvalidID, nameSpan, "generated id %q does not match %s", nd.ID, b.idPattern()).Detail =
 			"sphinx-needs generates this ID (the type's prefix and a hash of the title) and refuses the need, as its ID does not match id_regex; give the need an :id:."
@@ -600,7 +599,9 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		}
 	}
 	need := func(opt string) {
-		if o := nd.Option(opt); o == nil || strings.TrimSpace(o.Value) == "" {
+		if o := nd.Option(opt); o == nil {
+			b.missing(CodeMissingOption, nameSpan, nd.Kind.String(), opt)
+		} else if strings.TrimSpace(o.Value) == "" {
 			b.diag(CodeMissingOption, nameSpan, "%s has no \":%s:\"", nd.Kind, opt)
 		}
 	}
@@ -646,6 +647,23 @@ func validMaxAge(v string) bool {
 		}
 	}
 	return true
+}
+
+// missing reports that a node has no option opt: at the directive's name,
+// or, when a line that reads as that option is misplaced, there, with why
+// it is not the node's and the fix (one problem, one diagnostic).
+func (b *builder) missing(code *diag.Code, nameSpan source.Span, what, opt string) {
+	for i, m := range b.mis {
+		if m.name != opt {
+			continue
+		}
+		d := b.diag(code, b.span(m.start, m.end), "%s has no \":%s:\": this \":%s:\" %s", what, opt, opt, m.msg)
+		d.Detail = "docutils reads a directive's options only from the field list right after its first line, indented under it, before the first blank line."
+		d.Related = []diag.Related{{Span: nameSpan, Message: "the directive"}}
+		b.mis[i].name = ""
+		return
+	}
+	b.diag(code, nameSpan, "%s has no \":%s:\"", what, opt)
 }
 
 func contains(list []string, s string) bool {

@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
@@ -334,7 +332,7 @@ func WriteExplain(w io.Writer, c *check.Check, id string, opt ExplainOptions) er
 	st := newStyle(opt.Colored)
 	bw := bufio.NewWriter(w)
 	if n, _ := c.Graph.Lookup(id); n.Kind() != parser.Requirement {
-		fmt.Fprintf(bw, "%s is %s; it bears on %s.\n\n", st.id(id), diag.Article(n.Kind().String()), plural(len(targets), "requirement"))
+		fmt.Fprintf(bw, "%s is %s; it bears on %s.\n\n", st.id(Printable(id)), diag.Article(n.Kind().String()), plural(len(targets), "requirement"))
 	}
 	for i, n := range targets {
 		if i > 0 {
@@ -345,34 +343,17 @@ func WriteExplain(w io.Writer, c *check.Check, id string, opt ExplainOptions) er
 		if x.Leaf {
 			kind = "leaf"
 		}
-		fmt.Fprintf(bw, "%s %s  %s\n", st.id(x.ID), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
-		fmt.Fprintf(bw, "  %s (%s requirement, %s, revision %s)\n", x.Title, kind, x.Kind, x.Revision)
+		fmt.Fprintf(bw, "%s %s  %s\n", st.id(Printable(x.ID)), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
+		fmt.Fprintf(bw, "  %s (%s requirement, %s, revision %s)\n", Printable(x.Title), kind, Printable(x.Kind), x.Revision)
 		writeExplanation(bw, st, x, "  ", true)
 	}
 	fmt.Fprintf(bw, "\n(evaluated at %s)\n", Date(c.At))
 	return bw.Flush()
 }
 
-// printable shows the control characters of s (a test's output can hold
-// terminal escapes) as escape sequences, so that they reach no terminal.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
+// at is "file:line:col" for the text formats, the path escaped.
 func at(file string, line, col int) string {
-	return source.Position{Filename: file, Line: line, Column: col}.String()
+	return Printable(source.Position{Filename: file, Line: line, Column: col}.String())
 }
 
 // writeExplanation writes the sections of an explanation, each heading at
@@ -384,7 +365,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 	if len(x.Reasons) > 0 {
 		fmt.Fprintf(w, "%s%s\n", indent, st.bold("why unsatisfied:"))
 		for _, r := range x.Reasons {
-			fmt.Fprintf(w, "%s%s: %s [%s]\n", in, st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
+			fmt.Fprintf(w, "%s%s: %s [%s]\n", in, st.pos(at(r.File, r.Line, r.Column)), Printable(r.Message), r.Code)
 		}
 	}
 	links := func(title string, ls []LinkedNode) {
@@ -397,7 +378,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 			if l.Verdict != "" {
 				status = "  " + st.status(l.Status)
 			}
-			fmt.Fprintf(w, "%s%s  %s%s%s  %s%s\n", in, st.id(l.ID), l.State, linkNote(l), status, st.pos(at(l.File, l.Line, l.Column)), titled(l.Title))
+			fmt.Fprintf(w, "%s%s  %s%s%s  %s%s\n", in, st.id(Printable(l.ID)), l.State, linkNote(l), status, st.pos(at(l.File, l.Line, l.Column)), titled(Printable(l.Title)))
 			switch {
 			case l.Repeated:
 				fmt.Fprintf(w, "%s  %s\n", in, st.dim("(explained above)"))
@@ -413,7 +394,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 	if len(x.Verifies) > 0 {
 		fmt.Fprintf(w, "%s%s\n", indent, st.bold("verified by:"))
 		for _, t := range x.Verifies {
-			fmt.Fprintf(w, "%s%s  %s%s  %s%s\n", in, st.id(t.ID), t.State, linkNote(t.LinkedNode), st.pos(at(t.File, t.Line, t.Column)), titled(t.Title))
+			fmt.Fprintf(w, "%s%s  %s%s  %s%s\n", in, st.id(Printable(t.ID)), t.State, linkNote(t.LinkedNode), st.pos(at(t.File, t.Line, t.Column)), titled(Printable(t.Title)))
 			if len(t.Outcomes) == 0 {
 				fmt.Fprintf(w, "%s  %s\n", in, st.dim("(no outcomes)"))
 			}
@@ -432,12 +413,12 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 				if o.Config != "" {
 					cfg = "  [" + o.Config + "]"
 				}
-				fmt.Fprintf(w, "%s  %s  %s%s  %s  %s\n", in, st.id(o.ID), o.Result, cfg, desc, st.pos(at(o.File, o.Line, o.Column)))
+				fmt.Fprintf(w, "%s  %s  %s%s  %s  %s\n", in, st.id(Printable(o.ID)), Printable(o.Result), Printable(cfg), Printable(desc), st.pos(at(o.File, o.Line, o.Column)))
 				// A results outcome's ID holds its case name; what its
 				// runner said follows, quoted.
 				for _, l := range strings.Split(o.CaseMessage, "\n") {
 					if l != "" {
-						fmt.Fprintf(w, "%s    %s\n", in, st.dim("| "+printable(l)))
+						fmt.Fprintf(w, "%s    %s\n", in, st.dim("| "+Printable(l)))
 					}
 				}
 				for _, wv := range o.Waivers {
@@ -450,7 +431,7 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 	if len(x.Notes) > 0 {
 		fmt.Fprintf(w, "%s%s\n", indent, st.bold("notes:"))
 		for _, r := range x.Notes {
-			fmt.Fprintf(w, "%s%s: %s [%s]\n", in, st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
+			fmt.Fprintf(w, "%s%s: %s [%s]\n", in, st.pos(at(r.File, r.Line, r.Column)), Printable(r.Message), r.Code)
 		}
 	}
 }

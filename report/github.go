@@ -22,7 +22,10 @@ import (
 // Columns are 1-based and count Unicode code points, like SARIF's
 // (see columns); endColumn is exclusive, as in seg's spans. Values are
 // escaped as the Actions toolkit does (command.ts): in the message %, CR
-// and LF; in properties also : and ,.
+// and LF; in properties also : and ,. Before that, what comes from the
+// tree in a message or a title is escaped as Printable says (a runner's
+// log shows ANSI sequences); the file property is kept exact, so that the
+// runner finds the file.
 func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 	bw := bufio.NewWriter(w)
 	wh := whereOf(c)
@@ -31,9 +34,9 @@ func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 		if d.Severity() == diag.Warning {
 			cmd = "warning"
 		}
-		msg := d.Message + " [" + d.Code.Name + "]"
+		msg := Printable(d.Message) + " [" + d.Code.Name + "]"
 		for _, r := range d.Related {
-			msg += "\n" + wh.at(r.Span.Start).String() + ": note: " + r.Message
+			msg += "\n" + wh.pos(r.Span.Start) + ": note: " + Printable(r.Message)
 		}
 		writeCommand(bw, cmd, spanProps(wh, d.Span, d.Code.Name), msg)
 	}
@@ -41,8 +44,8 @@ func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 		if r.Verdict.Satisfied {
 			continue
 		}
-		title := "unsatisfied requirement " + r.Node.ID()
-		writeCommand(bw, "error", spanProps(wh, source.At(r.Node.Pos()), title), unsatisfiedMessage(wh, r))
+		title := "unsatisfied requirement " + Printable(r.Node.ID())
+		writeCommand(bw, "error", spanProps(wh, source.At(r.Node.Pos()), title), Printable(unsatisfiedMessage(wh, r)))
 	}
 	fmt.Fprintf(bw, "seg: %s (evaluated at %s)\n", checkSummary(c), Date(c.At))
 	return bw.Flush()

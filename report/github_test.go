@@ -242,7 +242,9 @@ func TestGitHubEscaping(t *testing.T) {
 }
 
 // The odd tree's commands, read back as the runner reads them, give back
-// the exact file names, positions and texts.
+// the exact file names and positions, and the texts as Printable escapes
+// them (a line break inside a message is shown, not made; the notes of a
+// diagnostic are lines of their own).
 func TestGitHubRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteGitHub(&buf, checkOfFiles(t, oddTree, oddDiagnostics...), false); err != nil {
@@ -279,7 +281,7 @@ func TestGitHubRoundTrip(t *testing.T) {
 	expect("unresolved-link@docs/a, b: c.rst:6:22", "error", map[string]string{"endLine": "6", "endColumn": "30"},
 		`unresolved link "REQ-NOPE" [unresolved-link]`)
 	expect("internal-error@docs/a, b: c.rst:2:4", "error", map[string]string{"endLine": "3", "endColumn": ""},
-		"50% done\r\nthen: a, b and c [internal-error]\n100%.rst:1:1: note: see: here, 100%")
+		`50% done\x0d\x0athen: a, b and c [internal-error]`+"\n100%.rst:1:1: note: see: here, 100%")
 	expect("odd,code:%\r\nx@::", "warning", map[string]string{"file": ""}, "no position at all [odd,code:%\r\nx]")
 	expect("unreadable-file@x:y,z.rst::", "error", map[string]string{"line": ""},
 		"cannot read x:y,z.rst: permission denied [unreadable-file]")

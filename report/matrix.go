@@ -454,7 +454,8 @@ func waiverText(w MatrixWaiver) string {
 }
 
 // WriteMatrixCSV writes one header line and one line per requirement
-// (RFC 4180). Lists inside a cell are separated by "; ". The coverage
+// (RFC 4180). Lists inside a cell are separated by "; ". Cells are
+// escaped as Printable says. The coverage
 // figures are not in the CSV: a second table would break every CSV reader
 // (they are in the other formats).
 func WriteMatrixCSV(w io.Writer, m *Matrix) error {
@@ -483,9 +484,15 @@ func WriteMatrixCSV(w io.Writer, m *Matrix) error {
 			f := r.Reasons[0]
 			code, msg, file, line, more = f.Code, f.Message, f.File, strconv.Itoa(f.Line), strconv.Itoa(len(r.Reasons)-1)
 		}
-		cw.Write([]string{r.ID, r.Kind, r.Title, r.File, strconv.Itoa(r.Line), r.URL, strconv.FormatBool(r.Leaf), r.Verdict, r.Status,
+		row := []string{r.ID, r.Kind, r.Title, r.File, strconv.Itoa(r.Line), r.URL, strconv.FormatBool(r.Leaf), r.Verdict, r.Status,
 			linkList(r.Refines), linkList(r.RefinedBy), strings.Join(tests, "; "), linkList(r.Implementations), strings.Join(waivers, "; "),
-			code, msg, file, line, more})
+			code, msg, file, line, more}
+		// Quoting would keep a line break inside its cell, but a control
+		// character must not reach the terminal that shows the file.
+		for i, cell := range row {
+			row[i] = Printable(cell)
+		}
+		cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()
@@ -499,7 +506,7 @@ var mdEscaper = strings.NewReplacer(
 	"\r\n", " ", "\n", " ", "\r", " ",
 )
 
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
+func mdEscape(s string) string { return mdEscaper.Replace(Printable(s)) }
 
 // mdLink is the escaped text, as a link when url is set.
 func mdLink(text, url string) string {

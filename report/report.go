@@ -64,6 +64,9 @@ func whereOf(c *check.Check) where { return where{c.Files, c} }
 
 func (w where) at(p source.Pos) source.Position { return w.fs.Position(p) }
 
+// pos is p as "file:line:col" for the text formats: the path escaped.
+func (w where) pos(p source.Pos) string { return Printable(w.at(p).String()) }
+
 // line is the text of the line p is on.
 func (w where) line(p source.Pos) ([]byte, bool) {
 	f := w.fs.File(p)

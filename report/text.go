@@ -40,17 +40,20 @@ func WriteText(w io.Writer, c *check.Check, opt TextOptions) error {
 	if len(c.Diagnostics) > 0 && len(reqs) > 0 {
 		bw.WriteByte('\n')
 	}
+	// The ID column is padded by display width: wide characters take two
+	// columns, combining marks none.
 	width := 0
 	for _, r := range reqs {
-		width = max(width, len(r.Node.ID()))
+		width = max(width, displayWidth(Printable(r.Node.ID())))
 	}
 	for _, r := range reqs {
-		pad := strings.Repeat(" ", width-len(r.Node.ID()))
+		id := Printable(r.Node.ID())
+		pad := strings.Repeat(" ", width-displayWidth(id))
 		status := r.Verdict.Status.String()
 		word := st.status(status) + strings.Repeat(" ", len("satisfied")-len(status))
-		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(r.Node.ID()), pad, word, st.pos(wh.at(r.Node.Pos()).String()), r.Node.Title())
+		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(id), pad, word, st.pos(wh.pos(r.Node.Pos())), Printable(r.Node.Title()))
 		for _, reason := range r.Verdict.Blocking() {
-			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.at(reason.Pos).String()), reason.Message, reason.Code)
+			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.pos(reason.Pos)), Printable(reason.Message), reason.Code)
 		}
 	}
 	if len(c.Diagnostics) > 0 || len(reqs) > 0 {
@@ -72,11 +75,11 @@ func WriteDiagnostics(w io.Writer, c *check.Check, ds diag.List, colored bool) e
 
 func writeDiagnostic(w *bufio.Writer, st style, wh where, d diag.Diagnostic) {
 	sev := d.Severity().String()
-	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.at(d.Span.Start).String()), st.severity(sev), d.Message, d.Code)
+	fmt.Fprintf(w, "%s: %s: %s [%s]\n", st.pos(wh.pos(d.Span.Start)), st.severity(sev), Printable(d.Message), d.Code)
 	writeSnippet(w, st, wh, d.Span, sev)
 	writeHelp(w, st, d.Detail)
 	for _, r := range d.Related {
-		fmt.Fprintf(w, "%s: %s: %s\n", st.pos(wh.at(r.Span.Start).String()), st.note("note"), r.Message)
+		fmt.Fprintf(w, "%s: %s: %s\n", st.pos(wh.pos(r.Span.Start)), st.note("note"), Printable(r.Message))
 	}
 }
 
@@ -96,12 +99,14 @@ func writeHelp(w *bufio.Writer, st style, detail string) {
 	}
 }
 
-// writeSnippet prints the source line of a span and a caret line under it.
-// The caret line copies the tabs of the source line, so it lines up in any
-// terminal whatever its tab width. A line longer than snippetWidth
-// characters (a link option of hundreds of IDs) is shown as a window of
-// that many around the caret, "…" marking what is cut, never whole. The
-// carets take the severity's color.
+// writeSnippet prints the source line of a span (escaped as Printable
+// says) and a caret line under it. The caret line copies the tabs of the
+// source line and counts display width elsewhere (a wide character takes
+// two columns, a combining mark none, an escape its own letters), so it
+// lines up in any terminal whatever its tab width. A line longer than
+// snippetWidth characters (a link option of hundreds of IDs) is shown as
+// a window of that many around the caret, "…" marking what is cut, never
+// whole. The carets take the severity's color.
 func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span, severity string) {
 	line, ok := wh.line(sp.Start)
 	if !ok || !utf8.Valid(line) {
@@ -112,24 +117,27 @@ func writeSnippet(w *bufio.Writer, st style, wh where, sp source.Span, severity 
 	gutter := strings.Repeat(" ", len(num))
 	col := start.Column
 	if col < 1 || col > len(line)+1 {
-		fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), snippetWindow(line, 0, 0).text)
+		fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), Printable(snippetWindow(line, 0, 0).text))
 		return
 	}
 	width := 1
 	if n := sp.Len(); n > 0 && col-1+n <= len(line) && wh.at(sp.End).Line == start.Line {
 		width = max(1, utf8.RuneCount(line[col-1:col-1+n]))
 	}
-	win := snippetWindow(line, utf8.RuneCount(line[:col-1]), width)
-	fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), win.text)
+	c0 := utf8.RuneCount(line[:col-1])
+	win := snippetWindow(line, c0, width)
+	fmt.Fprintf(w, "%s %s %s\n", st.dim(fmt.Sprintf("%4s", num)), st.dim("|"), Printable(win.text))
 	var pad strings.Builder
-	for _, r := range win.before {
-		if r == '\t' {
+	for i, seg := range strings.Split(Printable(string(win.before)), "\t") {
+		if i > 0 {
 			pad.WriteByte('\t')
-		} else {
-			pad.WriteByte(' ')
 		}
+		pad.WriteString(strings.Repeat(" ", displayWidth(seg)))
 	}
-	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.caret(severity, strings.Repeat("^", win.width)))
+	runes := []rune(string(line))
+	under := string(runes[min(c0, len(runes)):min(c0+win.width, len(runes))])
+	carets := max(1, displayWidth(strings.ReplaceAll(Printable(under), "\t", " ")))
+	fmt.Fprintf(w, "%s %s %s%s\n", fmt.Sprintf("%4s", strings.Repeat(" ", len(gutter))), st.dim("|"), pad.String(), st.caret(severity, strings.Repeat("^", carets)))
 }
 
 // snippetWidth is the most characters of a source line a snippet shows.

@@ -392,8 +392,11 @@ def main(argv):
                 break
         for rec in STATE.records:
             i = rec["line"] - 1
-            pat = (r"\.\.\s+(\|[^|]*\|\s+)?" + re.escape(rec["directive"])
-                   + r"\s?::")
+            # The ".." or, in a substitution definition, the name's
+            # closing bar or the start of the line (the directive may
+            # follow the name on the next line).
+            pat = (r"(\.\.\s+(\|[^|]*\|\s+)?|\|\s+|^\s*)"
+                   + re.escape(rec["directive"]) + r"\s?::")
             if not (0 <= i < len(lines) and re.search(pat, lines[i], re.I)):
                 STATE.problems.append(
                     "%s:%d: %s directive is not on this line: %r"
