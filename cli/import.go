@@ -3,17 +3,23 @@ package cli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/report"
 	"github.com/seg-trace/seg/results"
+	"github.com/seg-trace/seg/review"
 )
 
 // runImport writes the outcomes read from test results as .. outcome::
-// directives: a permanent record of a run, kept in the tree. It is the only
-// command that writes, and it writes only the file --output names (standard
-// output without it). A results file that cannot be read completely is
+// directives: a permanent record of a run, kept in the tree. It writes
+// only the file --output names (standard
+// output without it) and, when that file is in the tree, the pins of its
+// outcomes' links in seg.lock. A results file that cannot be read completely is
 // refused, so the record never holds half a run. Like every command but
 // check, it exits 0 when it did its job and 2 when it could not.
 func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
@@ -55,10 +61,47 @@ func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		fmt.Fprintln(stderr, "seg import: no test case of the results matches a test specification's :cases:; nothing written")
 		return exitTrouble, stats, nil
 	}
+	// Written into the tree, the record is pinned: its confirms and
+	// witnesses links name the revisions of the tests and the code the
+	// run was observed on, so it stops counting once they change
+	// (docs/revisions.md). seg.lock is refused before anything is
+	// written, as seg review refuses it.
+	pin := false
+	if o.output != "" && o.output != "-" {
+		if rel, inside := underRoot(root, o.output); inside && strings.HasSuffix(rel, ".rst") {
+			pin = true
+		} else {
+			fmt.Fprintf(stderr, "seg import: %s is not an .rst file under the root %s: no pins written to seg.lock\n", o.output, root)
+		}
+	}
+	if err := review.Refusal(c); pin && err != nil {
+		return 0, stats, usagef("seg import: %v", err)
+	}
+	var add []pins.Pin
 	code, err := emit(o, stdout, func(w io.Writer, _ bool) error {
-		return results.Import(w, c.Outcomes, results.ImportOptions{IDPattern: c.Config.Parser.IDPattern, Files: c.Files})
+		return results.Import(w, c.Outcomes, results.ImportOptions{IDPattern: c.Config.Parser.IDPattern, Files: c.Files,
+			Written: func(id string, n *parser.Node) {
+				if pin {
+					add = append(add, review.ImportPins(c, id, n)...)
+				}
+			}})
 	}, exitOK)
-	return code, stats, err
+	if err != nil || !pin {
+		return code, stats, err
+	}
+	lock, err := openOutput(filepath.Join(root, pins.FileName))
+	if err != nil {
+		return 0, stats, err
+	}
+	defer lock.discard()
+	if err := pins.Write(lock.bw, pins.Merge(c.Lock.Pins, add)); err != nil {
+		return 0, stats, err
+	}
+	if err := lock.finish(); err != nil {
+		return 0, stats, err
+	}
+	fmt.Fprintf(stderr, "seg import: %s pinned in %s\n", plural(len(add), "link"), filepath.Join(root, pins.FileName))
+	return code, stats, nil
 }
 
 func plural(n int, word string) string {

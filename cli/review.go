@@ -87,7 +87,9 @@ func writeLock(root string, r *review.Review, o *options, stdout io.Writer) (int
 	var refused *review.RefusedError
 	var unknown *review.UnknownError
 	switch {
-	case errors.As(err, &refused), errors.As(err, &unknown):
+	case errors.As(err, &refused):
+		return 0, usagef("seg review: %v", err)
+	case errors.As(err, &unknown):
 		return 0, usagef("%v", err)
 	case err != nil:
 		return 0, err

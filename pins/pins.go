@@ -172,3 +172,23 @@ func Write(w io.Writer, pins []Pin) error {
 	}
 	return bw.Flush()
 }
+
+// Merge is old with the pins of add laid over it: one pin a link, add's
+// where both have one, sorted as seg.lock is.
+func Merge(old, add []Pin) []Pin {
+	byLink := map[Link]Pin{}
+	for _, p := range old {
+		if _, ok := byLink[p.Link]; !ok {
+			byLink[p.Link] = Pin{Link: p.Link, Revision: p.Revision}
+		}
+	}
+	for _, p := range add {
+		byLink[p.Link] = Pin{Link: p.Link, Revision: p.Revision}
+	}
+	out := make([]Pin, 0, len(byLink))
+	for _, p := range byLink {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Pin) int { return a.Link.Compare(b.Link) })
+	return out
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
 )
@@ -128,7 +129,21 @@ type Change struct {
 type RefusedError struct{ Lines []string }
 
 func (e *RefusedError) Error() string {
-	return "seg review: seg.lock has lines that cannot be kept; fix or delete them first:\n  " + strings.Join(e.Lines, "\n  ")
+	return "seg.lock has lines that cannot be kept; fix or delete them first:\n  " + strings.Join(e.Lines, "\n  ")
+}
+
+// Refusal is the *RefusedError that keeps any command from rewriting
+// seg.lock while it has lines seg cannot read, or nil.
+func Refusal(c *check.Check) error {
+	if !c.Lock.Refused() {
+		return nil
+	}
+	var lines []string
+	for _, d := range c.Lock.Diagnostics {
+		pos := c.Files.Position(d.Span.Start)
+		lines = append(lines, fmt.Sprintf("%s:%d:%d: %s [%s]", pos.Filename, pos.Line, pos.Column, d.Message, d.Code.Name))
+	}
+	return &RefusedError{lines}
 }
 
 // UnknownError is an --accept ID that names no node seg can pin.
@@ -142,13 +157,8 @@ func (e *UnknownError) Error() string { return fmt.Sprintf("seg review: --accept
 // suggest proposes an ID for one that names no node ("" for none).
 func (r *Review) Apply(ch Change, suggest func(string) string) ([]pins.Pin, error) {
 	c := r.Check
-	if c.Lock.Refused() {
-		var lines []string
-		for _, d := range c.Lock.Diagnostics {
-			pos := c.Files.Position(d.Span.Start)
-			lines = append(lines, fmt.Sprintf("%s:%d:%d: %s [%s]", pos.Filename, pos.Line, pos.Column, d.Message, d.Code.Name))
-		}
-		return nil, &RefusedError{lines}
+	if err := Refusal(c); err != nil {
+		return nil, err
 	}
 	g := c.Graph
 	accept := map[string]bool{}
@@ -189,6 +199,24 @@ func (r *Review) Apply(ch Change, suggest func(string) string) ([]pins.Pin, erro
 	for _, p := range byLink {
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b pins.Pin) int { return a.Link.Compare(b.Link) })
-	return out, nil
+	return pins.Merge(out, nil), nil
+}
+
+// ImportPins are the pins of an outcome seg import writes under id: its
+// confirms and witnesses links, each to its target's revision now (the
+// run it records was observed on the tree as it is).
+func ImportPins(c *check.Check, id string, n *parser.Node) []pins.Pin {
+	var out []pins.Pin
+	for _, name := range []string{"confirms", "witnesses"} {
+		o := n.Option(name)
+		if o == nil {
+			continue
+		}
+		for _, l := range o.Links {
+			if t, ok := c.Graph.Lookup(l.ID); ok {
+				out = append(out, pins.Pin{Link: pins.Link{From: id, Link: name, To: l.ID}, Revision: t.Revision()})
+			}
+		}
+	}
+	return out
 }
