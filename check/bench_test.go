@@ -2,6 +2,7 @@ package check
 
 import (
 	"os"
+	"time"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -67,4 +68,24 @@ func BenchmarkParseTree(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(nodes), "nodes")
+}
+
+// BenchmarkRun is one cold run (no cache) of the tree $SEG_BENCH_TREE
+// (a seggen tree, say): read, parse, revisions and sources, seg.lock,
+// graph, evaluation. Profile it with -cpuprofile to see what a stage costs.
+func BenchmarkRun(b *testing.B) {
+	root := os.Getenv("SEG_BENCH_TREE")
+	if root == "" {
+		b.Skip("set SEG_BENCH_TREE to a tree to run")
+	}
+	t, err := Open(root, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	for b.Loop() {
+		if _, _, err := t.Run(Options{At: at}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -119,14 +119,29 @@ type fileHashes struct {
 	sums map[string]string // slash path -> hex SHA-256, "unreadable" when it cannot be read
 	// memo, when not nil, remembers sums across runs by file identity
 	// (the parse cache's Sums).
-	memo *cache.Sums
+	memo    *cache.Sums
+	matched map[string][]string // pattern -> the files it matches
 }
 
+// match lists the files pattern matches, each pattern listed once: an
+// entry is matched for the revision and again for the report cache's
+// record (deps), and many implementations name the same files.
 func (h *fileHashes) match(pattern string) []string {
-	if !glob.Valid(pattern) {
-		return nil
+	h.mu.Lock()
+	files, ok := h.matched[pattern]
+	h.mu.Unlock()
+	if ok {
+		return files
 	}
-	files, _ := glob.Files(glob.Dir(h.root), pattern)
+	if glob.Valid(pattern) {
+		files, _ = glob.Files(glob.Dir(h.root), pattern)
+	}
+	h.mu.Lock()
+	if h.matched == nil {
+		h.matched = map[string][]string{}
+	}
+	h.matched[pattern] = files
+	h.mu.Unlock()
 	return files
 }
 

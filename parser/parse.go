@@ -134,7 +134,8 @@ func (b *builder) rejected() {
 			}
 			nd.Options = append(nd.Options, o)
 		}
-		nd.Revision = Revision(b.cfg.Document(&nd))
+		b.docBuf = b.cfg.appendDocument(b.docBuf[:0], &nd)
+		nd.Revision = docRevision(b.docBuf)
 		b.f.Rejected = append(b.f.Rejected, nd)
 	}
 }
@@ -192,6 +193,7 @@ type builder struct {
 	cfg    *Config
 	f      *File
 	segs   [][2]int          // scratch
+	docBuf []byte            // scratch: the canonical document of the node being built
 	names  map[string]string // interned names
 	k      int               // the next of the lexer's nodes
 	infos  []optInfo         // scratch
@@ -309,7 +311,8 @@ func (b *builder) node(a *astNode, parent int) {
 		}
 	}
 	b.f.Nodes[idx].Broken = b.broken
-	b.f.Nodes[idx].Revision = Revision(b.cfg.Document(&b.f.Nodes[idx]))
+	b.docBuf = b.cfg.appendDocument(b.docBuf[:0], &b.f.Nodes[idx])
+	b.f.Nodes[idx].Revision = docRevision(b.docBuf)
 	b.nodes(a.Nodes, idx)
 }
 

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -46,46 +47,97 @@ import (
 // Canonical writes n's canonical document. isLink says which of its
 // options hold links (they are reviewed on the link, not in the target).
 func Canonical(n *Node, isLink func(name string) bool) string {
-	var b strings.Builder
-	b.WriteString("seg-revision 1\n")
-	fmt.Fprintf(&b, "kind %s\nid %s\ntitle %s\n", n.Kind, oneLine(n.ID), oneLine(n.Title))
-	var opts []string
-	for _, o := range n.Options {
-		if o.Name == "id" || isLink(o.Name) {
-			continue
+	return string(appendCanonical(nil, n, isLink))
+}
+
+// appendCanonical appends n's canonical document to dst. It is written
+// byte by byte rather than with fmt and strings.Split: every node of a
+// tree is hashed on every cold run, and a document costs about as much
+// to build as to hash.
+func appendCanonical(dst []byte, n *Node, isLink func(name string) bool) []byte {
+	dst = append(dst, "seg-revision 1\nkind "...)
+	dst = append(dst, n.Kind.String()...)
+	dst = append(dst, "\nid "...)
+	dst = append(dst, oneLine(n.ID)...)
+	dst = append(dst, "\ntitle "...)
+	dst = append(dst, oneLine(n.Title)...)
+	dst = append(dst, '\n')
+	var keep [8]int
+	opts := keep[:0]
+	for i, o := range n.Options {
+		if o.Name != "id" && !isLink(o.Name) {
+			opts = append(opts, i)
 		}
-		opts = append(opts, "option "+oneLine(o.Name)+" "+oneLine(o.Value)+"\n")
 	}
-	slices.Sort(opts)
-	for _, o := range opts {
-		b.WriteString(o)
+	// The option lines in the byte order of "option NAME VALUE\n".
+	slices.SortFunc(opts, func(i, j int) int {
+		a, b := &n.Options[i], &n.Options[j]
+		return compareLines(oneLine(a.Name), oneLine(a.Value), oneLine(b.Name), oneLine(b.Value))
+	})
+	for _, i := range opts {
+		dst = append(dst, "option "...)
+		dst = append(dst, oneLine(n.Options[i].Name)...)
+		dst = append(dst, ' ')
+		dst = append(dst, oneLine(n.Options[i].Value)...)
+		dst = append(dst, '\n')
 	}
-	b.WriteString("body\n")
+	dst = append(dst, "body\n"...)
 	blank := false
-	for i, line := range strings.Split(n.Body, "\n") {
-		line = strings.TrimRight(line, " \t")
-		if line == "" {
+	rest := n.Body
+	for i := 0; ; i++ {
+		line, more := rest, false
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest, more = rest[:j], rest[j+1:], true
+		}
+		if line = strings.TrimRight(line, " \t"); line == "" {
 			blank = i > 0
-			continue
+		} else {
+			if blank {
+				dst = append(dst, '\n')
+				blank = false
+			}
+			dst = append(dst, line...)
+			dst = append(dst, '\n')
 		}
-		if blank {
-			b.WriteByte('\n')
-			blank = false
+		if !more {
+			return dst
 		}
-		b.WriteString(line)
-		b.WriteByte('\n')
 	}
-	return b.String()
+}
+
+// compareLines compares the lines a1+" "+a2+"\n" and b1+" "+b2+"\n"
+// without making them.
+func compareLines(a1, a2, b1, b2 string) int {
+	at := func(s1, s2 string, i int) byte {
+		switch {
+		case i < len(s1):
+			return s1[i]
+		case i == len(s1):
+			return ' '
+		case i-len(s1)-1 < len(s2):
+			return s2[i-len(s1)-1]
+		}
+		return '\n'
+	}
+	la, lb := len(a1)+len(a2)+2, len(b1)+len(b2)+2
+	for i := 0; i < la && i < lb; i++ {
+		if x, y := at(a1, a2, i), at(b1, b2, i); x != y {
+			return cmp.Compare(x, y)
+		}
+	}
+	return cmp.Compare(la, lb)
 }
 
 // Document is n's canonical document under the configuration c: a
 // need's link options are its project's link types.
-func (c *Config) Document(n *Node) string {
+func (c *Config) Document(n *Node) string { return string(c.appendDocument(nil, n)) }
+
+func (c *Config) appendDocument(dst []byte, n *Node) []byte {
 	isLink := LinkOptions(n.Kind)
 	if c.Needs.Type(n.Directive) != nil {
 		isLink = func(name string) bool { return c.Needs.Link(name) != nil }
 	}
-	return Canonical(n, isLink)
+	return appendCanonical(dst, n, isLink)
 }
 
 // oneLine keeps a field on its line of the document: a line break in it
@@ -125,6 +177,12 @@ func ImplementationCanonical(text uint64, entries []SourceEntry) string {
 		}
 	}
 	return b.String()
+}
+
+// docRevision is the revision of a canonical document.
+func docRevision(doc []byte) uint64 {
+	sum := sha256.Sum256(doc)
+	return binary.BigEndian.Uint64(sum[:8])
 }
 
 // Revision is the revision of canonical document doc.

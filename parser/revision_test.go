@@ -86,7 +86,7 @@ func (n revisionNode) render(ind string, order []int, blanks int, trail bool) st
 
 func (n revisionNode) nopts() int { return 1 + len(n.opts) + len(n.links) }
 
-func revisionOf(t *testing.T, name, src, id string) uint64 {
+func revisionOfText(t *testing.T, name, src, id string) uint64 {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.ExtraOptions["status"] = true
@@ -115,10 +115,10 @@ func TestRevisionInvariants(t *testing.T) {
 		for i := range order {
 			order[i] = i
 		}
-		base := revisionOf(t, "a.rst", n.render("", order, 1, false), n.id)
+		base := revisionOfText(t, "a.rst", n.render("", order, 1, false), n.id)
 		same := func(what, name, src string) {
 			t.Helper()
-			if got := revisionOf(t, name, src, n.id); got != base {
+			if got := revisionOfText(t, name, src, n.id); got != base {
 				t.Fatalf("%s changed the revision:\n%s", what, src)
 			}
 		}
@@ -138,7 +138,7 @@ func TestRevisionInvariants(t *testing.T) {
 
 		differ := func(what string, m revisionNode) {
 			t.Helper()
-			if got := revisionOf(t, "a.rst", m.render("", order, 1, false), n.id); got == base {
+			if got := revisionOfText(t, "a.rst", m.render("", order, 1, false), n.id); got == base {
 				t.Fatalf("%s left the revision alone:\n%s", what, m.render("", order, 1, false))
 			}
 		}
