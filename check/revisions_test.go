@@ -283,6 +283,20 @@ func TestRevisionRules(t *testing.T) {
 			diags: []string{"duplicate-pin seg.lock:3:1", "invalid-pin seg.lock:4:13", "orphan-pin seg.lock:5:1",
 				"invalid-pin seg.lock:9:13", "stale-link test.rst:4:15"},
 		},
+		// Found by internal/revref (TestRevisionReference).
+		{
+			name:  "invalid-pin at the first wrong field, left to right; a missing field right after the last",
+			lock:  pinAll + "O confirms T zz00000000000000 extra\nT verify R {R} # reviewed\nO witnesses I   \n",
+			want:  "satisfied",
+			diags: []string{"invalid-pin seg.lock:6:14", "invalid-pin seg.lock:7:3", "invalid-pin seg.lock:8:14"},
+		},
+		{
+			name: "every line of an orphan pin is warned of; a duplicate is shown at its first field",
+			lock: pinAll + "X verifies R {R}\nX verifies R {R}\n  T verifies R {R}\n",
+			want: "satisfied",
+			diags: []string{"orphan-pin seg.lock:6:1", "duplicate-pin seg.lock:7:1", "orphan-pin seg.lock:7:1",
+				"duplicate-pin seg.lock:8:3"},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { runRevCase(t, tc) })
