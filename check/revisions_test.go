@@ -297,10 +297,28 @@ func TestRevisionRules(t *testing.T) {
 			diags: []string{"orphan-pin seg.lock:6:1", "duplicate-pin seg.lock:7:1", "orphan-pin seg.lock:7:1",
 				"duplicate-pin seg.lock:8:3"},
 		},
+		{
+			name:  "a body indented further than the options, or with a tab, is the same text",
+			files: map[string]string{"req.rst": reqWithBody("   The brake applies within 10 ms.\n")},
+			lock:  pinAll, after: map[string]string{"req.rst": reqWithBody("\t  The brake applies within 10 ms.\n")},
+			want: "satisfied",
+		},
+		{
+			name:  "a word of a requirement's body changed: the links to it are stale",
+			files: map[string]string{"req.rst": reqWithBody("   The brake applies within 10 ms.\n")},
+			lock:  pinAll, after: map[string]string{"req.rst": reqWithBody("   The brake applies within 20 ms.\n")},
+			want: "unproven", reasons: []string{"no-active-verifies", "no-active-implements", "stale-link"},
+			diags: []string{"stale-link test.rst:4:15", "stale-link test.rst:8:17"},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { runRevCase(t, tc) })
 	}
+}
+
+// reqWithBody is base's req.rst with body as R's content.
+func reqWithBody(body string) string {
+	return base["req.rst"] + "\n" + body
 }
 
 func runRevCase(t *testing.T, tc revCase) {

@@ -61,19 +61,31 @@ func Canonical(n *Node, isLink func(name string) bool) string {
 		b.WriteString(o)
 	}
 	b.WriteString("body\n")
-	blank := false
-	for i, line := range strings.Split(n.Body, "\n") {
+	// The body's own common indentation goes, not only the directive
+	// block's: a body indented further than the options is the same text.
+	// (The parser writes indentation as spaces, tabs expanded.)
+	lines := strings.Split(n.Body, "\n")
+	common := -1
+	for i, line := range lines {
 		line = strings.TrimRight(line, " \t")
+		lines[i] = line
+		if ind := len(line) - len(strings.TrimLeft(line, " ")); line != "" && (common < 0 || ind < common) {
+			common = ind
+		}
+	}
+	wrote, blank := false, false
+	for _, line := range lines {
 		if line == "" {
-			blank = i > 0
+			blank = wrote
 			continue
 		}
 		if blank {
 			b.WriteByte('\n')
 			blank = false
 		}
-		b.WriteString(line)
+		b.WriteString(line[common:])
 		b.WriteByte('\n')
+		wrote = true
 	}
 	return b.String()
 }
