@@ -298,6 +298,12 @@ func TestRevisionRules(t *testing.T) {
 				"duplicate-pin seg.lock:8:3"},
 		},
 		{
+			name:  "a :max-age: with a sign or a leading zero is invalid and excludes every outcome",
+			files: map[string]string{"test.rst": strings.Replace(base["test.rst"], ":verifies: R", ":verifies: R\n   :max-age: 030", 1)},
+			want:  "unproven", reasons: []string{"expired-evidence"},
+			diags: []string{"invalid-max-age test.rst:5:14"},
+		},
+		{
 			name:  "a body indented further than the options, or with a tab, is the same text",
 			files: map[string]string{"req.rst": reqWithBody("   The brake applies within 10 ms.\n")},
 			lock:  pinAll, after: map[string]string{"req.rst": reqWithBody("\t  The brake applies within 10 ms.\n")},
