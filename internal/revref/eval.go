@@ -228,8 +228,12 @@ func (t *Tree) Expected() *Expect {
 	return x
 }
 
-// maxAge reads a :max-age: value: a positive whole number of days.
+// maxAge reads a :max-age: value: a positive whole number of days,
+// written without sign or leading zero.
 func maxAge(s string) (int, bool) {
+	if strings.HasPrefix(s, "0") {
+		return 0, false
+	}
 	for _, c := range s {
 		if c < '0' || c > '9' {
 			return 0, false

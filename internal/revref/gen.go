@@ -407,10 +407,7 @@ func (g *gen) nodes() []*Node {
 		if g.chance(0.2) {
 			v := fmt.Sprint(pick(g, 1, 5, 10, 30, 60, 90))
 			if g.fault(0.3) {
-				v = pick(g, "0", "-3", "3 months", "ninety", "1.5", "1e3", "")
-				if v == "" {
-					v = "0"
-				}
+				v = pick(g, "0", "-3", "3 months", "ninety", "1.5", "1e3", "030", "+30")
 			}
 			opts = append(opts, g.simple("max-age", v))
 		}
