@@ -351,35 +351,9 @@ func (t *Tree) excuser(o, test *Node, bad map[*Link]bool, out map[*Node][]*Link,
 		if !any {
 			continue
 		}
-		if w.Broken {
-			hit("waiver: broken link")
+		if why := t.waiverFault(w, namesTest); why != "" {
+			hit("waiver: " + why)
 			continue
-		}
-		if w.opt("cases") != nil && !namesTest {
-			hit("waiver: cases-not-allowed")
-			continue
-		}
-		if e := w.opt("expires"); e != nil {
-			d, ok := day(e.Value())
-			if !ok {
-				hit("waiver: invalid expires")
-				continue
-			}
-			if d.Before(t.At) {
-				hit("waiver: expired")
-				continue
-			}
-		}
-		if e := w.opt("date"); e != nil {
-			d, ok := day(e.Value())
-			if !ok {
-				hit("waiver: invalid date")
-				continue
-			}
-			if d.After(t.At) {
-				hit("waiver: future")
-				continue
-			}
 		}
 		// A hand-written outcome has no case name: a waiver of its test
 		// with :cases: does not reach it.
@@ -395,4 +369,33 @@ func (t *Tree) excuser(o, test *Node, bad map[*Link]bool, out map[*Node][]*Link,
 		}
 	}
 	return nil
+}
+
+// waiverFault is why waiver w excuses nothing at all, or "": an error on
+// it, an expiry date before the evaluation date, a grant date after it.
+func (t *Tree) waiverFault(w *Node, namesTest bool) string {
+	switch {
+	case w.Broken:
+		return "broken link"
+	case w.opt("cases") != nil && !namesTest:
+		return "cases-not-allowed"
+	}
+	for _, f := range []struct {
+		opt, why string
+		gone     func(time.Time) bool
+	}{
+		{"expires", "expired", func(d time.Time) bool { return d.Before(t.At) }},
+		{"date", "future", func(d time.Time) bool { return d.After(t.At) }},
+	} {
+		if o := w.opt(f.opt); o != nil {
+			d, ok := day(o.Value())
+			switch {
+			case !ok:
+				return "invalid " + f.opt
+			case f.gone(d):
+				return f.why
+			}
+		}
+	}
+	return ""
 }
