@@ -283,10 +283,48 @@ func TestRevisionRules(t *testing.T) {
 			diags: []string{"duplicate-pin seg.lock:3:1", "invalid-pin seg.lock:4:13", "orphan-pin seg.lock:5:1",
 				"invalid-pin seg.lock:9:13", "stale-link test.rst:4:15"},
 		},
+		// Found by internal/revref (TestRevisionReference).
+		{
+			name:  "invalid-pin at the first wrong field, left to right; a missing field right after the last",
+			lock:  pinAll + "O confirms T zz00000000000000 extra\nT verify R {R} # reviewed\nO witnesses I   \n",
+			want:  "satisfied",
+			diags: []string{"invalid-pin seg.lock:6:14", "invalid-pin seg.lock:7:3", "invalid-pin seg.lock:8:14"},
+		},
+		{
+			name: "every line of an orphan pin is warned of; a duplicate is shown at its first field",
+			lock: pinAll + "X verifies R {R}\nX verifies R {R}\n  T verifies R {R}\n",
+			want: "satisfied",
+			diags: []string{"orphan-pin seg.lock:6:1", "duplicate-pin seg.lock:7:1", "orphan-pin seg.lock:7:1",
+				"duplicate-pin seg.lock:8:3"},
+		},
+		{
+			name:  "a :max-age: with a sign or a leading zero is invalid and excludes every outcome",
+			files: map[string]string{"test.rst": strings.Replace(base["test.rst"], ":verifies: R", ":verifies: R\n   :max-age: 030", 1)},
+			want:  "unproven", reasons: []string{"expired-evidence"},
+			diags: []string{"invalid-max-age test.rst:5:14"},
+		},
+		{
+			name:  "a body indented further than the options, or with a tab, is the same text",
+			files: map[string]string{"req.rst": reqWithBody("   The brake applies within 10 ms.\n")},
+			lock:  pinAll, after: map[string]string{"req.rst": reqWithBody("\t  The brake applies within 10 ms.\n")},
+			want: "satisfied",
+		},
+		{
+			name:  "a word of a requirement's body changed: the links to it are stale",
+			files: map[string]string{"req.rst": reqWithBody("   The brake applies within 10 ms.\n")},
+			lock:  pinAll, after: map[string]string{"req.rst": reqWithBody("   The brake applies within 20 ms.\n")},
+			want: "unproven", reasons: []string{"no-active-verifies", "no-active-implements", "stale-link"},
+			diags: []string{"stale-link test.rst:4:15", "stale-link test.rst:8:17"},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { runRevCase(t, tc) })
 	}
+}
+
+// reqWithBody is base's req.rst with body as R's content.
+func reqWithBody(body string) string {
+	return base["req.rst"] + "\n" + body
 }
 
 func runRevCase(t *testing.T, tc revCase) {

@@ -349,8 +349,8 @@ func initNode(g *Node, index int, n *parser.Node) {
 			g.cases = o.Value
 		case n.Kind == parser.Test && o.Name == "max-age":
 			g.hasMaxAge = true
-			if d, err := strconv.Atoi(strings.TrimSpace(o.Value)); err == nil && d > 0 {
-				g.maxAge = d
+			if v := strings.TrimSpace(o.Value); parser.ValidMaxAge(v) {
+				g.maxAge, _ = strconv.Atoi(v)
 			}
 		case (n.Kind == parser.Outcome || n.Kind == parser.Waiver) && o.Name == "date":
 			g.hasDate = true

@@ -62,12 +62,17 @@ func (b *builder) attachPins(ps []pins.Pin) {
 			used[l] = true
 		}
 	}
+	listed := map[pins.Link]bool{}
 	for _, p := range ps {
 		if used[p.Link] {
 			continue
 		}
-		used[p.Link] = true // one warning a link
-		g.orphans = append(g.orphans, p)
+		// Every line is warned of (each is a pin of a link the tree
+		// lacks, a duplicate one too); OrphanPins lists each link once.
+		if !listed[p.Link] {
+			listed[p.Link] = true
+			g.orphans = append(g.orphans, p)
+		}
 		b.diag(diag.Diagnostic{
 			Code:    CodeOrphanPin,
 			Message: fmt.Sprintf("pin for %s, a link the tree does not have", p.Link),

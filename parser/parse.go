@@ -631,7 +631,7 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		date("date", "A waiver whose date cannot be read excuses nothing.")
 	case Test:
 		if i, ok := first("max-age"); ok {
-			if v := nd.Options[i].Value; !validMaxAge(v) {
+			if v := nd.Options[i].Value; !ValidMaxAge(v) {
 				b.diag(CodeInvalidMaxAge, valueSpan(i), "invalid :max-age: %q (want a whole number of days, at least 1)", v).Detail =
 					"No outcome of this test counts until its maximum age can be read (docs/revisions.md)."
 			}
@@ -639,8 +639,11 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 	}
 }
 
-// validMaxAge accepts a positive whole number of days, in plain digits.
-func validMaxAge(v string) bool {
+// ValidMaxAge accepts a positive whole number of days, in plain digits
+// (no sign, no leading zero, at most 9 of them). The graph reads a
+// :max-age: only when it passes, so a value reported as invalid-max-age
+// never lets an outcome count.
+func ValidMaxAge(v string) bool {
 	if v == "" || len(v) > 9 || v[0] == '0' {
 		return false
 	}

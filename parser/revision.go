@@ -41,8 +41,8 @@ import (
 //
 //	seg-revision 1 implementation
 //	text <the revision of the canonical document above>
-//	source <path> <sha256 hex>   one line per file an entry matches, by path
-//	source <entry> missing       an entry that matches no file
+//	source <path> <sha256 hex>   one line per file the entries match, by path
+//	source <entry> missing       an entry that matches no file, as written
 
 // Canonical writes n's canonical document. isLink says which of its
 // options hold links (they are reviewed on the link, not in the target).
@@ -82,27 +82,48 @@ func appendCanonical(dst []byte, n *Node, isLink func(name string) bool) []byte 
 		dst = append(dst, '\n')
 	}
 	dst = append(dst, "body\n"...)
-	blank := false
-	rest := n.Body
-	for i := 0; ; i++ {
-		line, more := rest, false
-		if j := strings.IndexByte(rest, '\n'); j >= 0 {
-			line, rest, more = rest[:j], rest[j+1:], true
+	// The body's own common indentation goes, not only the directive
+	// block's: a body indented further than the options is the same text.
+	// (The parser writes indentation as spaces, tabs expanded.)
+	common := -1
+	for rest := n.Body; ; {
+		line, more := nextLine(&rest)
+		if line = strings.TrimRight(line, " \t"); line != "" {
+			if ind := len(line) - len(strings.TrimLeft(line, " ")); common < 0 || ind < common {
+				common = ind
+			}
 		}
+		if !more {
+			break
+		}
+	}
+	wrote, blank := false, false
+	for rest := n.Body; ; {
+		line, more := nextLine(&rest)
 		if line = strings.TrimRight(line, " \t"); line == "" {
-			blank = i > 0
+			blank = wrote
 		} else {
 			if blank {
 				dst = append(dst, '\n')
 				blank = false
 			}
-			dst = append(dst, line...)
+			dst = append(dst, line[common:]...)
 			dst = append(dst, '\n')
+			wrote = true
 		}
 		if !more {
 			return dst
 		}
 	}
+}
+
+// nextLine cuts the first line off *rest; more is false for the last.
+func nextLine(rest *string) (line string, more bool) {
+	if j := strings.IndexByte(*rest, '\n'); j >= 0 {
+		line, *rest = (*rest)[:j], (*rest)[j+1:]
+		return line, true
+	}
+	return *rest, false
 }
 
 // compareLines compares the lines a1+" "+a2+"\n" and b1+" "+b2+"\n"
@@ -163,17 +184,29 @@ type SourceFile struct{ Path, Sum string }
 
 // ImplementationCanonical writes the canonical document of an
 // implementation whose text revision is text and whose :source: entries,
-// in the order written, matched what entries holds.
+// in the order written, matched what entries holds: every file matched,
+// once, sorted by path, then each entry that matched nothing, in the
+// order written.
 func ImplementationCanonical(text uint64, entries []SourceEntry) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seg-revision 1 implementation\ntext %s\n", RevisionString(text))
+	var files []SourceFile
+	seen := map[string]bool{}
+	for _, e := range entries {
+		for _, f := range e.Files {
+			if !seen[f.Path] {
+				seen[f.Path] = true
+				files = append(files, f)
+			}
+		}
+	}
+	slices.SortFunc(files, func(x, y SourceFile) int { return strings.Compare(x.Path, y.Path) })
+	for _, f := range files {
+		fmt.Fprintf(&b, "source %s %s\n", oneLine(f.Path), f.Sum)
+	}
 	for _, e := range entries {
 		if len(e.Files) == 0 {
 			fmt.Fprintf(&b, "source %s missing\n", oneLine(e.Entry))
-			continue
-		}
-		for _, f := range e.Files {
-			fmt.Fprintf(&b, "source %s %s\n", oneLine(f.Path), f.Sum)
 		}
 	}
 	return b.String()

@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -126,6 +127,11 @@ func TestRevisionInvariants(t *testing.T) {
 		same("re-indenting", "a.rst", ".. note::\n\n"+n.render("      ", order, 1, false))
 		same("a tab for indentation", "a.rst", "- item\n\n\t"+strings.TrimPrefix(n.render("\t", order, 1, false), "\t"))
 		same("nesting in a node", "a.rst", ".. sreq:: Parent\n   :id: PARENT\n\n   Parent text.\n\n"+n.render("   ", order, 1, false)+"\n   More parent text.\n")
+		// The body's own common indentation goes too (found by
+		// internal/revref): a body indented further than the options.
+		head, body, _ := strings.Cut(n.render("", order, 1, false), "\n\n")
+		deeper := regexp.MustCompile(`(?m)^(.)`).ReplaceAllString(body, "  $1")
+		same("a body indented further than the options", "a.rst", head+"\n\n"+deeper)
 		perm := r.Perm(len(order))
 		same("reordering options", "a.rst", n.render("", perm, 1, false))
 		same("blank lines and trailing space", "a.rst", n.render("", order, 3, true))

@@ -86,7 +86,10 @@ func Read(sf *source.File, src []byte, isLink func(string) bool) *Lock {
 			continue
 		}
 		bad := func(i int, format string, args ...any) {
-			at := int(start) + len(line)
+			// A missing field is wanted right after the last one:
+			// trailing blanks are not part of the line.
+			last := len(fields) - 1
+			at := int(start) + offs[last] + len(fields[last])
 			if i < len(offs) {
 				at = int(start) + offs[i]
 			}
@@ -97,20 +100,23 @@ func Read(sf *source.File, src []byte, isLink func(string) bool) *Lock {
 				Span:    source.At(sf.Pos(at)),
 			})
 		}
+		// The first field that is wrong, left to right, is the one shown.
+		rev, ok := uint64(0), false
+		if len(fields) >= 4 {
+			rev, ok = parseRevision(fields[3])
+		}
 		switch {
+		case len(fields) >= 2 && !isLink(fields[1]):
+			bad(1, "unknown link %q", fields[1])
+			continue
 		case len(fields) < 4:
 			bad(len(fields), "a pin has four fields, FROM LINK TO REVISION; this line has %d", len(fields))
 			continue
+		case !ok:
+			bad(3, "invalid revision %q (want 16 hex digits)", fields[3])
+			continue
 		case len(fields) > 4:
 			bad(4, "a pin has four fields, FROM LINK TO REVISION; this line has %d (a comment must be a line of its own)", len(fields))
-			continue
-		case !isLink(fields[1]):
-			bad(1, "unknown link %q", fields[1])
-			continue
-		}
-		rev, ok := parseRevision(fields[3])
-		if !ok {
-			bad(3, "invalid revision %q (want 16 hex digits)", fields[3])
 			continue
 		}
 		p := Pin{Link: Link{fields[0], fields[1], fields[2]}, Revision: rev, Pos: sf.Pos(int(start))}
