@@ -2,10 +2,10 @@ package check
 
 import (
 	"os"
-	"time"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/seg-trace/seg/bench/gen"
 	"github.com/seg-trace/seg/parser"

@@ -170,7 +170,7 @@ func open(root string, o *options) (*check.Tree, check.Options, error) {
 	}
 	opts := check.Options{
 		At: o.evaluationDate(now), Results: o.results, Witnesses: splitList(o.witness), ResultsConfig: o.resultsConfig,
-		FailOn: o.failOn,
+		FailOn:     o.failOn,
 		AllowEmpty: o.allowEmpty,
 	}
 	if err := needsFiles(t, o.needsFiles); err != nil {

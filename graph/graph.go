@@ -337,7 +337,7 @@ type Graph struct {
 	order  []int32 // requirements, refining children before their parents
 	cyclic []bool  // by node index: on a refinement cycle
 
-	open    []OpenLink    // link entries that made no edge, in (from, position) order
+	open    []OpenLink     // link entries that made no edge, in (from, position) order
 	needs   *needs.Project // the sphinx-needs project, nil when none
 	files   *source.FileSet
 	pins    []Pin

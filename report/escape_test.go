@@ -47,11 +47,15 @@ func TestTextFormatsEscape(t *testing.T) {
 	outs := map[string]func(*bytes.Buffer) error{
 		"text":         func(b *bytes.Buffer) error { return WriteText(b, c, TextOptions{Colored: false}) },
 		"text colored": func(b *bytes.Buffer) error { return WriteText(b, c, TextOptions{Colored: true}) },
-		"explain":      func(b *bytes.Buffer) error { return WriteExplain(b, c, "R-\x1b[31mRED", ExplainOptions{Depth: -1, Colored: false}) },
-		"explain test": func(b *bytes.Buffer) error { return WriteExplain(b, c, "T-1", ExplainOptions{Depth: -1, Colored: false}) },
-		"github":       func(b *bytes.Buffer) error { return WriteGitHub(b, c, false) },
-		"matrix md":    func(b *bytes.Buffer) error { return WriteMatrixMarkdown(b, m) },
-		"matrix csv":   func(b *bytes.Buffer) error { return WriteMatrixCSV(b, m) },
+		"explain": func(b *bytes.Buffer) error {
+			return WriteExplain(b, c, "R-\x1b[31mRED", ExplainOptions{Depth: -1, Colored: false})
+		},
+		"explain test": func(b *bytes.Buffer) error {
+			return WriteExplain(b, c, "T-1", ExplainOptions{Depth: -1, Colored: false})
+		},
+		"github":     func(b *bytes.Buffer) error { return WriteGitHub(b, c, false) },
+		"matrix md":  func(b *bytes.Buffer) error { return WriteMatrixMarkdown(b, m) },
+		"matrix csv": func(b *bytes.Buffer) error { return WriteMatrixCSV(b, m) },
 	}
 	for name, write := range outs {
 		var b bytes.Buffer
