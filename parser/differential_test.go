@@ -298,7 +298,7 @@ func compareNodes(file string, recs []dumpRecord, f *parser.File) []string {
 	return out
 }
 
-// hiddenWhereFound lists every hidden-directive warning on a line where
+// hiddenWhereFound lists every hidden-directive or misspelled-directive on a line where
 // docutils saw a seg directive (a node, or one whose header it rejected):
 // the warning says docutils sees none there, so it must never fire where
 // docutils does.
@@ -311,7 +311,7 @@ func hiddenWhereFound(file string, recs []dumpRecord, f *parser.File) []string {
 	}
 	var out []string
 	for _, d := range f.Diagnostics {
-		if d.Code.Name != "hidden-directive" {
+		if d.Code.Name != "hidden-directive" && d.Code.Name != "misspelled-directive" {
 			continue
 		}
 		if l := f.Position(d.Span.Start).Line; seen[l] {

@@ -3,6 +3,8 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"strings"
+
 	"github.com/seg-trace/seg/diag"
 )
 
@@ -79,9 +81,21 @@ func (s *scanner) looksLike(at, end int) (lookalike, bool) {
 	return l, true
 }
 
-// hide records a hidden-directive warning for l with the reason and fix.
+// hide records a hidden-directive warning for l with the reason and fix:
+// a directive inside a comment or a literal block, which is often
+// written so on purpose (an example, a node taken out for a while).
 func (s *scanner) hide(l lookalike, msg, detail string) {
 	s.diags = append(s.diags, lexDiag{code: CodeHiddenDirective, start: l.start, end: l.end,
+		msg: fmt.Sprintf("%q %s", string(s.src[l.start:l.end]), msg), detail: detail})
+}
+
+// misspell records a misspelled-directive error for l: a line written to
+// be a directive that docutils does not read as one (a typo in its
+// marker, no blank line before it). Nobody writes that on purpose, and
+// the node it was meant to be (a failed outcome, say) is missing from the
+// trace, so the check must not pass.
+func (s *scanner) misspell(l lookalike, msg, detail string) {
+	s.diags = append(s.diags, lexDiag{code: CodeMisspelledDirective, start: l.start, end: l.end,
 		msg: fmt.Sprintf("%q %s", string(s.src[l.start:l.end]), msg), detail: detail})
 }
 
@@ -89,13 +103,13 @@ func (s *scanner) hide(l lookalike, msg, detail string) {
 func (s *scanner) typo(l lookalike, where string) bool {
 	switch l.form {
 	case formNoSpace:
-		s.hide(l, "has no space after \"..\", so docutils reads it as "+where+"; write \".. "+l.nameText+"::\"",
+		s.misspell(l, "has no space after \"..\", so docutils reads it as "+where+"; write \".. "+l.nameText+"::\"",
 			"An explicit markup block starts with \"..\" and a space; without the space this line is ordinary text and no node is made of it.")
 	case formOneColon:
-		s.hide(l, "has one colon, so docutils reads it as a comment; write \".. "+l.nameText+"::\"",
+		s.misspell(l, "has one colon, so docutils reads it as a comment; write \".. "+l.nameText+"::\"",
 			"A directive's name ends with two colons; with one, the line is a comment and no node is made of it.")
 	case formTight:
-		s.hide(l, "has no space after \"::\", so docutils reads it as a comment; add a space after \"::\"",
+		s.misspell(l, "has no space after \"::\", so docutils reads it as a comment; add a space after \"::\"",
 			"A directive's \"::\" must be followed by a space or the end of the line; otherwise the line is a comment and no node is made of it.")
 	default:
 		return false
@@ -113,6 +127,9 @@ func (s *scanner) quickDot(bl block, li int) bool {
 // hiddenInParagraph looks at the lines lo..hi-1 of a paragraph (or a
 // definition list term) starting at line first.
 func (s *scanner) hiddenInParagraph(bl block, first, lo, hi int) {
+	if first+1 < hi {
+		s.garbled(bl, first, first+1)
+	}
 	for li := lo; li < hi; li++ {
 		if !s.quickDot(bl, li) {
 			continue
@@ -122,7 +139,7 @@ func (s *scanner) hiddenInParagraph(bl block, first, lo, hi int) {
 			continue
 		}
 		if l.form == formDirective && li > first {
-			s.hide(l, fmt.Sprintf("continues the paragraph of line %d, so docutils reads it as text; add a blank line before it", s.lineNo(first)),
+			s.misspell(l, fmt.Sprintf("continues the paragraph of line %d, so docutils reads it as text; add a blank line before it", s.lineNo(first)),
 				"An explicit markup block (a directive) starts only after a blank line, at the start of the file or of an indented block; this line continues the paragraph above it, so no node is made of it.")
 			continue
 		}
@@ -142,6 +159,9 @@ func (s *scanner) hiddenInComment(bl block, i, at, lo, hi int) {
 		}
 	}
 	if l, ok := s.looksLike(s.textAt(bl, i), end); ok && s.typo(l, "a comment") {
+		return
+	}
+	if s.damagedInComment(bl, i, lo, hi) {
 		return
 	}
 	for li := lo; li < hi; li++ {
@@ -302,8 +322,92 @@ func (s *scanner) nearMiss(p, ns, ne int) bool {
 	for end < len(s.src) && s.src[end] == ':' {
 		end++
 	}
-	s.diags = append(s.diags, lexDiag{code: CodeHiddenDirective, start: p, end: end,
+	s.diags = append(s.diags, lexDiag{code: CodeMisspelledDirective, start: p, end: end,
 		msg:    fmt.Sprintf("%q is not a directive seg knows, so no node is made of it; did you mean \".. %s::\"?", string(s.src[p:end]), best),
 		detail: "docutils and Sphinx run a directive of this name only if an extension defines it; seg reads nodes only from the directive names of its configuration."})
+	return true
+}
+
+// garbled reports a line holding a seg directive's name followed by "::"
+// whose next line (a definition list item's definition, or the next line
+// of its paragraph) starts with an :id: field: a directive whose ".. "
+// marker was damaged ("x. outcome::", "..xoutcome::"), which docutils
+// reads as text. The forms looksLike knows are reported already.
+func (s *scanner) garbled(bl block, term, def int) {
+	start := s.textAt(bl, term)
+	if _, ok := s.looksLike(start, int(s.lines[term].end)); ok {
+		return
+	}
+	if !bytes.HasPrefix(s.lineText(bl, def), []byte(":id:")) {
+		return
+	}
+	t := s.lineText(bl, term)
+	i := bytes.Index(t, []byte("::"))
+	j := i
+	for j > 0 && (isAlnum(t[j-1]) || t[j-1] == '-' || t[j-1] == '_') {
+		j--
+	}
+	if i <= 0 || j == i {
+		return
+	}
+	// The damage may have run into the name ("..xoutcome::"): a word
+	// that ends with a seg directive's name of four letters or more.
+	word := string(s.lowerName(t[j:i]))
+	name := ""
+	for d := range s.cfg.Directives {
+		if (d == word || len(d) >= 4 && strings.HasSuffix(word, d)) && len(d) > len(name) {
+			name = d
+		}
+	}
+	if name == "" {
+		return
+	}
+	s.diags = append(s.diags, lexDiag{code: CodeMisspelledDirective, start: start, end: start + i + 2,
+		msg: fmt.Sprintf("%q reads as %s directive whose \".. \" marker is damaged, so docutils reads it as text; write \".. %s::\"",
+			string(t[:i+2]), diag.Article(name), name),
+		detail: "A directive starts with \"..\", a space and its name; this line has something else before the name, so no node is made of it."})
+}
+
+// damagedInComment reports a comment that is a seg directive with a
+// damaged name or colons (".. outcomex: Run", ".. outcome:x Run"): its
+// text starts with a seg directive's name and its indented block holds an
+// :id: field, so it was written as a node, and docutils reads a comment.
+func (s *scanner) damagedInComment(bl block, i, lo, hi int) bool {
+	start := s.textAt(bl, i)
+	t := s.lineText(bl, i)
+	n, ok := prefixWS(t, "..")
+	if !ok {
+		return false
+	}
+	t = t[n:]
+	w := 0
+	for w < len(t) && (isAlnum(t[w]) || t[w] == '-' || t[w] == '_') {
+		w++
+	}
+	word := string(s.lowerName(t[:w]))
+	name := ""
+	for d := range s.cfg.Directives {
+		if len(d) >= 4 && strings.HasPrefix(word, d) && len(d) > len(name) {
+			name = d
+		}
+	}
+	if name == "" || w == len(t) || t[w] != ':' && word == name {
+		return false
+	}
+	id := false
+	for li := lo; li < hi && !id; li++ {
+		id = s.lines[li].ind >= 0 && bytes.HasPrefix(s.src[s.lines[li].cs:s.lines[li].end], []byte(":id:"))
+	}
+	if !id {
+		return false
+	}
+	end := start + n + w
+	for end < int(s.lines[i].end) && s.src[end] == ':' {
+		end++
+	}
+	s.diags = append(s.diags, lexDiag{code: CodeMisspelledDirective, start: start, end: end,
+		msg: fmt.Sprintf("%q reads as %s directive with a damaged name or colons, so docutils reads a comment; write \".. %s::\"",
+			string(s.src[start:end]), diag.Article(name), name),
+		detail: "A directive is \"..\", a space, its name and two colons; this line is something else, so docutils reads a comment and no node is made of it."})
 	return true
 }

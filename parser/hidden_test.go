@@ -43,8 +43,8 @@ func TestHiddenDirectiveNames(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Directives["spec"] = Requirement
 	tests := []codeCase{
-		{"configured name", "Text\n.. spec:: S\n   :id: S-1\n", []string{"2:1 hidden-directive"}},
-		{"configured name, upper case", "Text\n.. Spec:: S\n", []string{"2:1 hidden-directive"}},
+		{"configured name", "Text\n.. spec:: S\n   :id: S-1\n", []string{"2:1 misspelled-directive"}},
+		{"configured name, upper case", "Text\n.. Spec:: S\n", []string{"2:1 misspelled-directive"}},
 		{"other directive", "Text\n.. note:: N\n\n.. note: one colon\n", nil},
 		{"not a name", "Text\n.. ::\n..\n", nil},
 		{"in a code block", ".. code-block:: rst\n\n   Text\n   .. spec:: S\n", nil},
@@ -53,6 +53,25 @@ func TestHiddenDirectiveNames(t *testing.T) {
 		{"comment of a comment", ".. .. spec: S\n", nil},
 	}
 	runCodeCases(t, cfg, tests)
+}
+
+// A directive whose ".. " marker was damaged (one byte of a failed outcome
+// changed, say) still reads as one when an :id: field follows it: the
+// node it was meant to be is missing, so it is an error.
+func TestGarbledMarker(t *testing.T) {
+	tests := []codeCase{
+		{"marker run into the name", "..xoutcome:: Run\n   :id: O-1\n   :confirms: T-1\n", []string{"1:1 misspelled-directive"}},
+		{"marker read as an enumerator", "x. outcome:: Run\n   :id: O-1\n", []string{"1:4 misspelled-directive"}},
+		{"upper case", "X. OUTCOME:: Run\n   :id: O-1\n", []string{"1:4 misspelled-directive"}},
+		{"prose about a directive", "See the outcome:: directive\n   for more.\n", nil},
+		{"no :id: after it", "x. outcome:: Run\n   :result: failed\n", nil},
+		{"another directive's name", "..xnote:: N\n   :id: N-1\n", nil},
+		{"a letter after the name", ".. outcomex: Run\n   :id: O-1\n", []string{"1:1 misspelled-directive"}},
+		{"a letter for a colon", ".. outcome:x Run\n   :id: O-1\n", []string{"1:1 misspelled-directive"}},
+		{"a comment that names a kind", ".. outcome notes\n   :id: O-1\n", nil},
+		{"a comment without an :id:", ".. outcome: Run\n   :result: failed\n", []string{"1:1 misspelled-directive"}},
+	}
+	runCodeCases(t, DefaultConfig(), tests)
 }
 
 // An option the node's kind does not take is no misplaced option: it is

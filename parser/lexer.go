@@ -983,6 +983,7 @@ func (s *scanner) text(bl block, i int, titles bool) int {
 		r := s.rel(bl, j)
 		if r > 0 { // definition list item
 			s.hiddenInParagraph(bl, i, i, j)
+			s.garbled(bl, i, j)
 			d := s.indented(bl, j)
 			s.body(d, false)
 			return d.hi
