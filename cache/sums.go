@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -127,5 +128,9 @@ func (s *Sums) Save() {
 // fileIdentity is what a file's content is taken to be known by: its size and
 // modification time, and the system's own identity of the file.
 func fileIdentity(st fs.FileInfo) string {
-	return fmt.Sprintf("%d %d %s", st.Size(), st.ModTime().UnixNano(), sysIdentity(st))
+	b := strconv.AppendInt(make([]byte, 0, 64), st.Size(), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, st.ModTime().UnixNano(), 10)
+	b = append(b, ' ')
+	return string(append(b, sysIdentity(st)...))
 }

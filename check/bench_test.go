@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+	"github.com/seg-trace/seg/cache"
 	"os"
 	"path/filepath"
 	"sync"
@@ -87,5 +89,37 @@ func BenchmarkRun(b *testing.B) {
 		if _, _, err := t.Run(Options{At: at}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRunAfterEdit is a run of $SEG_BENCH_TREE through a warm parse
+// cache after one file changed: what a pre-commit hook pays.
+func BenchmarkRunAfterEdit(b *testing.B) {
+	root := os.Getenv("SEG_BENCH_TREE")
+	if root == "" {
+		b.Skip("set SEG_BENCH_TREE to a tree to run")
+	}
+	t, err := Open(root, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	dir := b.TempDir()
+	touched := filepath.Join(root, "zz-bench-touched.rst")
+	defer os.Remove(touched)
+	run := func(i int) {
+		if err := os.WriteFile(touched, []byte(fmt.Sprintf(".. run %d\n", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		c := cache.Open(dir, "bench", t.Config.Parser)
+		if _, _, err := t.Run(Options{At: at, Cache: c}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run(-1) // fill the cache
+	i := 0
+	for b.Loop() {
+		run(i)
+		i++
 	}
 }

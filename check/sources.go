@@ -39,8 +39,11 @@ func (t *Tree) sources(parsed []*parser.File, memo *cache.Sums) (diags diag.List
 	for _, f := range parsed {
 		for i := range f.Nodes {
 			n := &f.Nodes[i]
+			if n.Kind != parser.Implementation {
+				continue
+			}
 			o := n.Option("source")
-			if n.Kind != parser.Implementation || o == nil || len(o.Links) == 0 {
+			if o == nil || len(o.Links) == 0 {
 				continue
 			}
 			var entries []parser.SourceEntry
@@ -70,7 +73,7 @@ func (t *Tree) sources(parsed []*parser.File, memo *cache.Sums) (diags diag.List
 				}
 				entries = append(entries, se)
 			}
-			n.Revision = parser.Revision(parser.ImplementationCanonical(n.Revision, entries))
+			n.Revision = parser.ImplementationRevision(n.Revision, entries)
 		}
 	}
 	return diags, h.deps(slices.Sorted(maps.Keys(patterns)))

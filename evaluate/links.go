@@ -51,6 +51,9 @@ func (s LinkState) String() string {
 // are always current.
 func (e *evaluation) LinkState(edge *graph.Edge) LinkState {
 	g := e.g
+	if !e.opts.RequirePins && !g.HasPins() { // most trees, and every one without seg.lock
+		return Current
+	}
 	if !g.From(edge).Pinnable() {
 		return Current
 	}
@@ -101,6 +104,9 @@ func (e *evaluation) stateWord(edge *graph.Edge) string {
 func (e *evaluation) linkDiagnostics() diag.List {
 	g := e.g
 	var out diag.List
+	if !e.opts.RequirePins && !g.HasPins() {
+		return nil
+	}
 	for edge := range g.Edges() {
 		l := g.Link(edge)
 		switch e.LinkState(edge) {

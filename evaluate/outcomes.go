@@ -249,15 +249,22 @@ func (e *evaluation) outcome(t, o *graph.Node, confirms []*graph.Edge) OutcomeEv
 	if own && days == 0 {
 		return exclude(ReasonExpiredEvidence, "test %q's :max-age: cannot be read", t.ID())
 	}
-	whose := fmt.Sprintf("test %q's", t.ID())
 	if !own {
-		days, whose = e.opts.MaxAgeDays, "the"
+		days = e.opts.MaxAgeDays
+	}
+	whose := func() string { // said only of an outcome it excludes
+		if own {
+			return fmt.Sprintf("test %q's", t.ID())
+		}
+		return "the"
 	}
 	if days > 0 && !dated {
-		return exclude(ReasonUndatedEvidence, "it has no :date:, and %s maximum age is %s", whose, plural(days, "day"))
+		return exclude(ReasonUndatedEvidence, "it has no :date:, and %s maximum age is %s", whose(), plural(days, "day"))
 	}
-	if age := daysBetween(day, e.at); days > 0 && age > days {
-		return exclude(ReasonExpiredEvidence, "it is %s old, over %s maximum age of %s", plural(age, "day"), whose, plural(days, "day"))
+	if days > 0 {
+		if age := daysBetween(day, e.at); age > days {
+			return exclude(ReasonExpiredEvidence, "it is %s old, over %s maximum age of %s", plural(age, "day"), whose(), plural(days, "day"))
+		}
 	}
 	switch {
 	case r == graph.Skipped:
@@ -356,6 +363,10 @@ func facts(g *graph.Graph, t *graph.Node, outcomes []OutcomeEvidence) *testFacts
 	f := &testFacts{}
 	for _, ev := range outcomes {
 		o := ev.Outcome
+		if ev.Standing == Counted { // most outcomes: nothing to say
+			f.counted++
+			continue
+		}
 		label := outcomeLabel(o)
 		at := func(code *diag.Code, blocking bool, format string, args ...any) Reason {
 			return Reason{Code: code, Pos: o.Pos(), Subject: o.ID(), Blocking: blocking, Message: fmt.Sprintf(format, args...)}
@@ -365,8 +376,6 @@ func facts(g *graph.Graph, t *graph.Node, outcomes []OutcomeEvidence) *testFacts
 			f.notes = append(f.notes, at(ev.Why, false, "%s of test %q is excluded: %s", label, t.ID(), ev.Detail))
 		case Skipped:
 			f.notes = append(f.notes, at(ReasonOutcomeSkipped, false, "%s of test %q was skipped: no evidence either way", label, t.ID()))
-		case Counted:
-			f.counted++
 		case Invalid:
 			f.counted++
 			if o.Result() == graph.ResultInvalid {

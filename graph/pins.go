@@ -27,6 +27,9 @@ func (g *Graph) Pin(e *Edge) (Pin, bool) {
 	return g.pins[e.pin-1], true
 }
 
+// HasPins reports whether any edge has a pin.
+func (g *Graph) HasPins() bool { return len(g.pins) > 0 }
+
 // OrphanPins are the seg.lock pins whose link the tree does not have (the
 // first line of each), in file order.
 func (g *Graph) OrphanPins() []pins.Pin { return g.orphans }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -188,28 +187,51 @@ type SourceFile struct{ Path, Sum string }
 // once, sorted by path, then each entry that matched nothing, in the
 // order written.
 func ImplementationCanonical(text uint64, entries []SourceEntry) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "seg-revision 1 implementation\ntext %s\n", RevisionString(text))
+	return string(appendImplementation(nil, text, entries))
+}
+
+// ImplementationRevision is the revision of that document.
+func ImplementationRevision(text uint64, entries []SourceEntry) uint64 {
+	var buf [512]byte
+	return docRevision(appendImplementation(buf[:0], text, entries))
+}
+
+func appendImplementation(dst []byte, text uint64, entries []SourceEntry) []byte {
+	dst = append(dst, "seg-revision 1 implementation\ntext "...)
+	dst = appendRevision(dst, text)
+	dst = append(dst, '\n')
 	var files []SourceFile
-	seen := map[string]bool{}
 	for _, e := range entries {
-		for _, f := range e.Files {
-			if !seen[f.Path] {
-				seen[f.Path] = true
-				files = append(files, f)
-			}
-		}
+		files = append(files, e.Files...)
 	}
-	slices.SortFunc(files, func(x, y SourceFile) int { return strings.Compare(x.Path, y.Path) })
+	if len(entries) > 1 {
+		slices.SortFunc(files, func(x, y SourceFile) int { return strings.Compare(x.Path, y.Path) })
+		files = slices.CompactFunc(files, func(x, y SourceFile) bool { return x.Path == y.Path })
+	}
 	for _, f := range files {
-		fmt.Fprintf(&b, "source %s %s\n", oneLine(f.Path), f.Sum)
+		dst = append(dst, "source "...)
+		dst = append(dst, oneLine(f.Path)...)
+		dst = append(dst, ' ')
+		dst = append(dst, f.Sum...)
+		dst = append(dst, '\n')
 	}
 	for _, e := range entries {
 		if len(e.Files) == 0 {
-			fmt.Fprintf(&b, "source %s missing\n", oneLine(e.Entry))
+			dst = append(dst, "source "...)
+			dst = append(dst, oneLine(e.Entry)...)
+			dst = append(dst, " missing\n"...)
 		}
 	}
-	return b.String()
+	return dst
+}
+
+// appendRevision appends r as RevisionString writes it.
+func appendRevision(dst []byte, r uint64) []byte {
+	const digits = "0123456789abcdef"
+	for shift := 60; shift >= 0; shift -= 4 {
+		dst = append(dst, digits[r>>uint(shift)&0xf])
+	}
+	return dst
 }
 
 // docRevision is the revision of a canonical document.
@@ -226,7 +248,7 @@ func Revision(doc string) uint64 {
 
 // RevisionString writes a revision as seg.lock and every report do: 16
 // lower-case hex digits.
-func RevisionString(r uint64) string { return fmt.Sprintf("%016x", r) }
+func RevisionString(r uint64) string { return string(appendRevision(make([]byte, 0, 16), r)) }
 
 // LinkOptions is isLink for a node of the default configuration (no
 // sphinx-needs project): the link options of its kind.
