@@ -30,7 +30,7 @@ func TestOutputIdentity(t *testing.T) {
 		t.Skip("slow")
 	}
 	trees := map[string]string{}
-	for _, ex := range []string{"brake", "broken", "needs"} {
+	for _, ex := range []string{"brake", "broken", "needs", "stale"} {
 		trees["examples/"+ex] = filepath.Join("..", "examples", ex)
 	}
 	tmp := t.TempDir()

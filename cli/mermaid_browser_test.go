@@ -50,12 +50,13 @@ func TestMermaidInBrowser(t *testing.T) {
 	ctx := browser(t)
 	root := "testdata/hostile-ids"
 	code, diagram, stderr := run("graph", "--format", "mermaid", "--at", mxAt, root)
-	if code != 1 {
-		t.Fatalf("seg graph --format mermaid: exit %d, want 1 (unsatisfied requirements)\n%s", code, stderr)
+	// graph is not a gate (docs/cli.md): it exits 0 whatever the verdicts.
+	if code != 0 {
+		t.Fatalf("seg graph --format mermaid: exit %d, want 0\n%s", code, stderr)
 	}
 	// What the labels must say: the graph's own IDs and link types.
 	code, graphJSON, stderr := run("graph", "--format", "json", "--at", mxAt, root)
-	if code != 1 {
+	if code != 0 {
 		t.Fatalf("seg graph --format json: exit %d\n%s", code, stderr)
 	}
 	var g struct {
