@@ -43,37 +43,18 @@ func (g *Graph) Link(e *Edge) pins.Link {
 // whose link the tree does not have.
 func (b *builder) attachPins(ps []pins.Pin) {
 	g := b.g
-	byLink := map[pins.Link]int32{}
+	var orphaned map[pins.Link]bool
 	for _, p := range ps {
-		i, ok := byLink[p.Link]
-		if !ok {
-			g.pins = append(g.pins, Pin{Pos: p.Pos})
-			i = int32(len(g.pins))
-			byLink[p.Link] = i
-		}
-		g.pins[i-1].Revisions = append(g.pins[i-1].Revisions, p.Revision)
-	}
-	if len(byLink) == 0 {
-		return
-	}
-	used := map[pins.Link]bool{}
-	for i := range g.edges {
-		e := &g.edges[i]
-		l := g.Link(e)
-		if p, ok := byLink[l]; ok {
-			e.pin = p
-			used[l] = true
-		}
-	}
-	listed := map[pins.Link]bool{}
-	for _, p := range ps {
-		if used[p.Link] {
+		if b.attachPin(p) {
 			continue
 		}
 		// Every line is warned of (each is a pin of a link the tree
 		// lacks, a duplicate one too); OrphanPins lists each link once.
-		if !listed[p.Link] {
-			listed[p.Link] = true
+		if orphaned == nil {
+			orphaned = map[pins.Link]bool{}
+		}
+		if !orphaned[p.Link] {
+			orphaned[p.Link] = true
 			g.orphans = append(g.orphans, p)
 		}
 		b.diag(diag.Diagnostic{
@@ -83,4 +64,30 @@ func (b *builder) attachPins(ps []pins.Pin) {
 			Span:    source.At(p.Pos),
 		})
 	}
+}
+
+// attachPin adds p's revision to the pin of every edge of its link and
+// reports whether there was one. A large tree pins hundreds of thousands
+// of links: finding the link among its source node's few edges costs one
+// lookup of an ID, where a map keyed by whole links hashed three strings
+// for every pin and every edge.
+func (b *builder) attachPin(p pins.Pin) bool {
+	g := b.g
+	from, ok := g.byID[p.From]
+	if !ok {
+		return false
+	}
+	found := false
+	for e := range g.Out(&g.nodes[from], 0) {
+		if e.Option() != p.Link.Link || g.To(e).ID() != p.To {
+			continue
+		}
+		found = true
+		if e.pin == 0 {
+			g.pins = append(g.pins, Pin{Pos: p.Pos})
+			e.pin = int32(len(g.pins))
+		}
+		g.pins[e.pin-1].Revisions = append(g.pins[e.pin-1].Revisions, p.Revision)
+	}
+	return found
 }

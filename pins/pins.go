@@ -74,14 +74,20 @@ func (l *Lock) Refused() bool { return len(l.Diagnostics) > 0 }
 func Read(sf *source.File, src []byte, isLink func(string) bool) *Lock {
 	lock := &Lock{}
 	sf.SetLines(source.LineStarts(src, source.Newlines))
-	first := map[Link]bool{}
-	for li, start := range sf.Lines() {
-		end := len(src)
-		if li+1 < len(sf.Lines()) {
-			end = int(sf.Lines()[li+1])
+	lines := sf.Lines()
+	// One string for the whole file: every field is a slice of it, and a
+	// large seg.lock (a pin a link) makes no allocation a line.
+	text := string(src)
+	first := make(map[Link]bool, len(lines))
+	var fieldBuf [5]string
+	var offBuf [5]int
+	for li, start := range lines {
+		end := len(text)
+		if li+1 < len(lines) {
+			end = int(lines[li+1])
 		}
-		line := strings.TrimRight(string(src[start:end]), "\r\n")
-		fields, offs := split(line)
+		line := strings.TrimRight(text[start:end], "\r\n")
+		fields, offs := split(line, fieldBuf[:0], offBuf[:0])
 		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
 			continue
 		}
@@ -135,8 +141,8 @@ func Read(sf *source.File, src []byte, isLink func(string) bool) *Lock {
 }
 
 // split cuts a line into fields at runs of spaces and tabs, with each
-// field's offset in the line.
-func split(line string) (fields []string, offs []int) {
+// field's offset in the line, appended to fields and offs.
+func split(line string, fields []string, offs []int) ([]string, []int) {
 	for i := 0; i < len(line); {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 			i++
