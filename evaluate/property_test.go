@@ -25,11 +25,11 @@ func TestRandomGraphsAgainstNaiveReference(t *testing.T) {
 		before := snapshot(g)
 
 		res := evaluate.Evaluate(g, at)
-		if diff := cmp.Diff(before, snapshot(g), opts); diff != "" {
+		if diff := fastDiff(before, snapshot(g), opts); diff != "" {
 			t.Fatalf("seed %d: evaluation changed the graph (-before +after):\n%s", seed, diff)
 		}
 		again := evaluate.Evaluate(g, at)
-		if diff := cmp.Diff(res, again, all); diff != "" {
+		if diff := fastDiff(res, again, all); diff != "" {
 			t.Fatalf("seed %d: two evaluations differ:\n%s", seed, diff)
 		}
 
@@ -39,15 +39,15 @@ func TestRandomGraphsAgainstNaiveReference(t *testing.T) {
 			shuffled.Nodes[i], shuffled.Nodes[j] = shuffled.Nodes[j], shuffled.Nodes[i]
 		})
 		g2, diags2 := graph.Build(shuffled.FileSet(), shuffled.Files(), nil, nil)
-		if diff := cmp.Diff(g, g2, opts); diff != "" {
+		if diff := fastDiff(g, g2, opts); diff != "" {
 			t.Fatalf("seed %d: shuffled input built another graph:\n%s", seed, diff)
 		}
 		diags.Sort(tr.FileSet())
 		diags2.Sort(tr.FileSet())
-		if diff := cmp.Diff(diags, diags2, all); diff != "" {
+		if diff := fastDiff(diags, diags2, all); diff != "" {
 			t.Fatalf("seed %d: shuffled input gave other diagnostics:\n%s", seed, diff)
 		}
-		if diff := cmp.Diff(res, evaluate.Evaluate(g2, at), all); diff != "" {
+		if diff := fastDiff(res, evaluate.Evaluate(g2, at), all); diff != "" {
 			t.Fatalf("seed %d: shuffled input gave other verdicts:\n%s", seed, diff)
 		}
 
@@ -105,4 +105,16 @@ func TestRandomTreesCoverTheRules(t *testing.T) {
 		}
 	}
 	t.Logf("satisfied %d, reasons %v", satisfied, codes)
+}
+
+// fastDiff is cmp.Diff with a shortcut for the usual case, equal values:
+// reflect.DeepEqual is as strict (every field, unexported ones too) and
+// about twenty times faster than cmp's reflective walk, which was 93 % of
+// this test's time. Only values DeepEqual finds different pay for the
+// walk that explains the difference.
+func fastDiff(x, y any, opts ...cmp.Option) string {
+	if reflect.DeepEqual(x, y) {
+		return ""
+	}
+	return cmp.Diff(x, y, opts...)
 }
