@@ -96,6 +96,16 @@ func TestRead(t *testing.T) {
 			},
 		},
 		{
+			name: "duplicates in a sorted file, and once the order breaks",
+			src:  "A verifies R 0000000000000001\nA verifies R 0000000000000002\nB verifies R 0000000000000001\nC verifies R 0000000000000001\nB verifies R 0000000000000003\nD verifies R 0000000000000001\nA verifies R 0000000000000004\n",
+			pins: []string{"1: A verifies R 0000000000000001", "2: A verifies R 0000000000000002", "3: B verifies R 0000000000000001", "4: C verifies R 0000000000000001", "5: B verifies R 0000000000000003", "6: D verifies R 0000000000000001", "7: A verifies R 0000000000000004"},
+			diags: []string{
+				"2:1 duplicate-pin link A verifies R is pinned again",
+				"5:1 duplicate-pin link B verifies R is pinned again",
+				"7:1 duplicate-pin link A verifies R is pinned again",
+			},
+		},
+		{
 			name: "a bad line does not hide the good ones",
 			src:  "A verifies R nothex\nB verifies R 0000000000000003\n",
 			pins: []string{"2: B verifies R 0000000000000003"},
