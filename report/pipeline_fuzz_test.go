@@ -36,6 +36,7 @@ import (
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/internal/segtest"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
 )
 
 // tree is a generated tree: file names (sorted) and their bytes.
@@ -323,16 +324,36 @@ func checkOutcomeCorruption(t testing.TB, dir string, base tree, baseCheck *chec
 		return nil, "", false
 	}
 	sort.Strings(flipped)
-	errs := func(c *check.Check) int {
-		n := 0
-		for _, d := range c.Diagnostics {
-			if d.Severity() == diag.Error {
-				n++
-			}
-		}
-		return n
+	return flipped, lossClass(baseCheck, badCheck, sp), newError(baseCheck, badCheck)
+}
+
+// newError reports whether bad has an error base does not: one of
+// another code or at another place. Counting is not enough: a corruption
+// may turn an outcome's own error (a missing :result:) into another (a
+// damaged directive marker), and the one that is new is what tells the
+// writer that the outcome is broken.
+func newError(base, bad *check.Check) bool {
+	type at struct {
+		code string
+		pos  source.Position
 	}
-	return flipped, lossClass(baseCheck, badCheck, sp), errs(badCheck) > errs(baseCheck)
+	was := map[at]int{}
+	for _, d := range base.Diagnostics {
+		if d.Severity() == diag.Error {
+			was[at{d.Code.Name, base.Files.Position(d.Span.Start)}]++
+		}
+	}
+	for _, d := range bad.Diagnostics {
+		if d.Severity() != diag.Error {
+			continue
+		}
+		k := at{d.Code.Name, bad.Files.Position(d.Span.Start)}
+		if was[k] == 0 {
+			return true
+		}
+		was[k]--
+	}
+	return false
 }
 
 func FuzzPipeline(f *testing.F) {
