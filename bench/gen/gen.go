@@ -319,6 +319,32 @@ func (t *Tree) build(n int, r *rng) {
 	nSreq := n - nSys - nReq
 	nComp := min(max(n/1000, 3), 64, nReq)
 	t.nSys, t.nReq = nSys, nReq
+	t.nameComponents(nComp)
+
+	// Requirements: sys, then req, then sreq. A req's component follows
+	// its position, so each component's reqs and sreqs are contiguous.
+	t.reqs = make([]reqNode, n)
+	// Room for what the steps below append (measured ratios, with slack),
+	// so that large trees do not pay for growing these slices.
+	t.tests = make([]testNode, 0, n*62/100+16)
+	t.impls = make([]implNode, 0, n*44/100+16)
+	t.outs = make([]outNode, 0, n*136/100+16)
+	t.links = make([]link, 0, n*43/10+16)
+	ids := &idMaker{compIDs: t.compIDs, width: max(3, digits(n)), perComp: make([]int, len(t.comps))}
+	t.addRequirements(r, ids, nSys, nReq, nSreq, nComp)
+	leaves := int32(nSys + nReq)
+	ids.restart()
+	implOf := t.addImplementations(r, ids, leaves)
+	ids.restart()
+	t.addTests(r, ids, leaves)
+	t.addOutcomes(r, leaves, implOf)
+	ids.restart()
+	t.addWaivers(r, ids)
+}
+
+// nameComponents names nComp components, then "system", the component
+// of the system requirements.
+func (t *Tree) nameComponents(nComp int) {
 	for c := range nComp {
 		name := compBase[c%len(compBase)]
 		if c >= len(compBase) {
@@ -330,27 +356,34 @@ func (t *Tree) build(n int, r *rng) {
 	for _, c := range t.comps {
 		t.compIDs = append(t.compIDs, upper(c))
 	}
-	sysComp := int32(nComp)
+}
 
-	// Requirements: sys, then req, then sreq. A req's component follows
-	// its position, so each component's reqs and sreqs are contiguous.
-	t.reqs = make([]reqNode, n)
-	// Room for what the loops below append (measured ratios, with slack),
-	// so that large trees do not pay for growing these slices.
-	t.tests = make([]testNode, 0, n*62/100+16)
-	t.impls = make([]implNode, 0, n*44/100+16)
-	t.outs = make([]outNode, 0, n*136/100+16)
-	t.links = make([]link, 0, n*43/10+16)
+// idMaker numbers the IDs of one kind of node within each component:
+// PREFIX-COMP-001, PREFIX-COMP-002, ...
+type idMaker struct {
+	compIDs []string
+	width   int
+	perComp []int
+}
+
+// next is the next ID with prefix in component c.
+func (m *idMaker) next(prefix string, c int32) string {
+	m.perComp[c]++
+	return prefix + m.compIDs[c] + "-" + pad(m.perComp[c], m.width)
+}
+
+// restart numbers the next kind from 1 again.
+func (m *idMaker) restart() { clear(m.perComp) }
+
+// addRequirements fills t.reqs: the system requirements, then the
+// requirements refining them, then the software requirements refining
+// those, with a few refining two parents.
+func (t *Tree) addRequirements(r *rng, ids *idMaker, nSys, nReq, nSreq, nComp int) {
 	reqParent := spread(r, nSys, nReq)
 	sreqParent := spread(r, nReq, nSreq)
-	w := max(3, digits(n))
-	perComp := make([]int, len(t.comps))
-	newID := func(prefix string, c int32) string {
-		perComp[c]++
-		return prefix + t.compIDs[c] + "-" + pad(perComp[c], w)
-	}
+	sysComp := int32(nComp)
 	for i := range nSys {
-		t.reqs[i] = reqNode{id: "SYS-" + pad(i+1, w), level: 0, comp: sysComp}
+		t.reqs[i] = reqNode{id: "SYS-" + pad(i+1, ids.width), level: 0, comp: sysComp}
 	}
 	for j := range nReq {
 		p := int32(reqParent[j])
@@ -363,9 +396,9 @@ func (t *Tree) build(n int, r *rng) {
 			}
 		}
 		c := int32(j * nComp / nReq)
-		t.reqs[nSys+j] = reqNode{id: newID("REQ-", c), level: 1, comp: c, refines: t.addLinks(refs...)}
+		t.reqs[nSys+j] = reqNode{id: ids.next("REQ-", c), level: 1, comp: c, refines: t.addLinks(refs...)}
 	}
-	clear(perComp)
+	ids.restart()
 	for k := range nSreq {
 		p := int32(nSys) + sreqParent[k]
 		refs := []link{{to: p}}
@@ -377,23 +410,19 @@ func (t *Tree) build(n int, r *rng) {
 			}
 		}
 		c := t.reqs[p].comp
-		t.reqs[nSys+nReq+k] = reqNode{id: newID("SREQ-", c), level: 2, comp: c, refines: t.addLinks(refs...)}
+		t.reqs[nSys+nReq+k] = reqNode{id: ids.next("SREQ-", c), level: 2, comp: c, refines: t.addLinks(refs...)}
 	}
-	firstChild := make([]int32, n)
-	for i := range firstChild {
-		firstChild[i] = -1
-	}
-	for i := n - 1; i >= nSys; i-- {
-		firstChild[t.linksOf(t.reqs[i].refines)[0].to] = int32(i)
-	}
+}
 
-	// Implementations: most leaves have one; some implement several.
-	clear(perComp)
-	implOf := make([]int32, n)
+// addImplementations adds the implementations: most leaves have one;
+// some implement several. implOf is the implementation of each leaf, -1
+// for none.
+func (t *Tree) addImplementations(r *rng, ids *idMaker, leaves int32) (implOf []int32) {
+	n := len(t.reqs)
+	implOf = make([]int32, n)
 	for i := range implOf {
 		implOf[i] = -1
 	}
-	leaves := int32(nSys + nReq)
 	var ls []link // scratch: addLinks copies
 	for k := leaves; int(k) < n; {
 		if r.chance(0.02) {
@@ -412,21 +441,29 @@ func (t *Tree) build(n int, r *rng) {
 			implOf[k] = int32(len(t.impls))
 		}
 		src := uint8([]int{1, 1, 1, 1, 1, 1, 2, 2, 2, 3}[r.intn(10)])
-		t.impls = append(t.impls, implNode{id: newID("IMPL-", c), comp: c, implements: t.addLinks(ls...), sources: src})
+		t.impls = append(t.impls, implNode{id: ids.next("IMPL-", c), comp: c, implements: t.addLinks(ls...), sources: src})
 	}
+	return implOf
+}
 
-	// Test specifications: most verify one leaf, some several; a few
-	// leaves have none; a few tests verify a non-leaf (acceptance tests).
-	clear(perComp)
-	state := func() uint8 {
-		switch x := r.intn(100); {
-		case x < 2:
-			return 1
-		case x < 3:
-			return 2
-		}
-		return 0
+// testLinkState is the state of a verifies link: mostly 0, 1 in 50 of
+// them 1, 1 in 100 of them 2.
+func testLinkState(r *rng) uint8 {
+	switch x := r.intn(100); {
+	case x < 2:
+		return 1
+	case x < 3:
+		return 2
 	}
+	return 0
+}
+
+// addTests adds the test specifications: most verify one leaf, some
+// several; a few leaves have none; a few tests verify a non-leaf
+// (acceptance tests).
+func (t *Tree) addTests(r *rng, ids *idMaker, leaves int32) {
+	n := len(t.reqs)
+	var ls []link // scratch: addLinks copies
 	for k := leaves; int(k) < n; {
 		if r.chance(0.03) {
 			k++
@@ -437,10 +474,10 @@ func (t *Tree) build(n int, r *rng) {
 		subject := k
 		ls = ls[:0]
 		for ; len(ls) < size && int(k) < n && t.reqs[k].comp == c; k++ {
-			ls = append(ls, link{to: k, state: state()})
+			ls = append(ls, link{to: k, state: testLinkState(r)})
 		}
 		ti := int32(len(t.tests))
-		tn := testNode{id: newID("TS-", c), comp: c, verifies: t.addLinks(ls...), cases: r.chance(0.2), subject: subject}
+		tn := testNode{id: ids.next("TS-", c), comp: c, verifies: t.addLinks(ls...), cases: r.chance(0.2), subject: subject}
 		if len(ls) == 1 && r.chance(0.06) {
 			tn.inline = true
 			t.reqs[subject].inline = append(t.reqs[subject].inline, ti)
@@ -448,14 +485,26 @@ func (t *Tree) build(n int, r *rng) {
 		t.tests = append(t.tests, tn)
 	}
 	for i := range leaves {
-		if (i < int32(nSys) && r.chance(0.03)) || (i >= int32(nSys) && r.chance(0.05)) {
+		if (i < int32(t.nSys) && r.chance(0.03)) || (i >= int32(t.nSys) && r.chance(0.05)) {
 			c := t.reqs[i].comp
-			t.tests = append(t.tests, testNode{id: newID("TS-", c), comp: c, verifies: t.addLinks(link{to: i, state: state()}), subject: i})
+			t.tests = append(t.tests, testNode{id: ids.next("TS-", c), comp: c, verifies: t.addLinks(link{to: i, state: testLinkState(r)}), subject: i})
 		}
 	}
+}
 
-	// Outcomes: every test runs on linux-amd64 and on some other
-	// configurations; mostly passed and witnessed.
+// addOutcomes adds the outcomes: every test runs on linux-amd64 and on
+// some other configurations; mostly passed and witnessed by the
+// implementation of the leaf the test bears on (implOf).
+func (t *Tree) addOutcomes(r *rng, leaves int32, implOf []int32) {
+	// A test of a non-leaf is witnessed by the implementation of the
+	// first leaf below it.
+	firstChild := make([]int32, len(t.reqs))
+	for i := range firstChild {
+		firstChild[i] = -1
+	}
+	for i := len(t.reqs) - 1; i >= t.nSys; i-- {
+		firstChild[t.linksOf(t.reqs[i].refines)[0].to] = int32(i)
+	}
 	for ti := range t.tests {
 		tn := &t.tests[ti]
 		leaf := tn.subject
@@ -497,10 +546,12 @@ func (t *Tree) build(n int, r *rng) {
 		}
 		tn.outcomes = span{lo, int32(len(t.outs))}
 	}
+}
 
-	// Waivers: for about half of the tests with a failed or error outcome,
-	// excusing all of them; a few excuse an outcome that passed.
-	clear(perComp)
+// addWaivers adds the waivers: for about half of the tests with a failed
+// or error outcome, excusing all of them; a few excuse an outcome that
+// passed.
+func (t *Tree) addWaivers(r *rng, ids *idMaker) {
 	for ti := range t.tests {
 		tn := &t.tests[ti]
 		var bad []link
@@ -526,7 +577,7 @@ func (t *Tree) build(n int, r *rng) {
 		default:
 			exp = "2026-" + pad(1+r.intn(11), 2) + "-" + pad(1+r.intn(28), 2)
 		}
-		t.waivers = append(t.waivers, waiverNode{id: newID("WVR-", tn.comp), comp: tn.comp, excuses: t.addLinks(bad...), expires: exp})
+		t.waivers = append(t.waivers, waiverNode{id: ids.next("WVR-", tn.comp), comp: tn.comp, excuses: t.addLinks(bad...), expires: exp})
 	}
 }
 
