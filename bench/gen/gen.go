@@ -665,24 +665,54 @@ func (t *Tree) dir(base string, seq, total int) string {
 // layout splits the nodes into files.
 func (t *Tree) layout() {
 	t.files = append(t.files, fileSpec{path: "docs/index.rst", cat: fIndex})
-	nComp := len(t.comps) - 1
-	type chunked struct {
-		cat    fileCat
-		comp   int32
-		config int8
-		units  []unit
-		// breakAt says whether a file may end before u.
-		breakAt func(u unit) bool
+	groups := t.requirementGroups()
+	groups = t.groupByComp(groups, fTests, 0, kTest, len(t.tests), func(i int) int32 { return t.tests[i].comp }, func(i int) bool { return t.tests[i].inline })
+	groups = t.groupByComp(groups, fImpl, 0, kImpl, len(t.impls), func(i int) int32 { return t.impls[i].comp }, nil)
+	for ci := range Configs {
+		groups = t.groupByComp(groups, fResults, int8(ci), kOut, len(t.outs), func(i int) int32 { return t.tests[t.outs[i].test].comp },
+			func(i int) bool { return int(t.outs[i].config) != ci })
 	}
-	var groups []chunked
+	groups = t.groupByComp(groups, fWaivers, 0, kWaiver, len(t.waivers), func(i int) int32 { return t.waivers[i].comp }, nil)
+
+	t.units = make([]unit, 0, len(t.reqs)+len(t.tests)+len(t.impls)+len(t.outs)+len(t.waivers))
+	for _, g := range groups {
+		starts := t.fileStarts(g)
+		lo := int32(len(t.units))
+		t.units = append(t.units, g.units...)
+		for s, start := range starts {
+			end := len(g.units)
+			if s+1 < len(starts) {
+				end = starts[s+1]
+			}
+			t.files = append(t.files, fileSpec{path: t.filePath(g, s, len(starts)), cat: g.cat, comp: g.comp, config: g.config, seq: s + 1,
+				lo: lo + int32(start), hi: lo + int32(end)})
+		}
+	}
+}
+
+// unitGroup is the units of one kind of file of one component (and one
+// configuration, for results), cut into files of about perFile units.
+type unitGroup struct {
+	cat    fileCat
+	comp   int32
+	config int8
+	units  []unit
+	// breakAt says whether a file may end before u.
+	breakAt func(u unit) bool
+}
+
+// requirementGroups are the system requirements, then per component the
+// software requirements: each req followed by the sreqs it is the first
+// parent of (build gives sreqs their first parents in order, and reqs
+// their components in order).
+func (t *Tree) requirementGroups() []unitGroup {
+	nComp := len(t.comps) - 1
+	var groups []unitGroup
 	var us []unit
 	for i := range t.nSys {
 		us = append(us, unit{kReq, int32(i)})
 	}
-	groups = append(groups, chunked{cat: fSystem, comp: int32(nComp), units: us})
-	// Software: each req followed by the sreqs it is the first parent of
-	// (build gives sreqs their first parents in order, and reqs their
-	// components in order).
+	groups = append(groups, unitGroup{cat: fSystem, comp: int32(nComp), units: us})
 	k := t.nSys + t.nReq
 	j := t.nSys
 	for c := range nComp {
@@ -693,80 +723,75 @@ func (t *Tree) layout() {
 				us = append(us, unit{kReq, int32(k)})
 			}
 		}
-		groups = append(groups, chunked{cat: fSoftware, comp: int32(c), units: us,
+		groups = append(groups, unitGroup{cat: fSoftware, comp: int32(c), units: us,
 			breakAt: func(u unit) bool { return t.reqs[u.idx].level == 1 }})
 	}
-	byComp := func(cat fileCat, config int8, kind uint8, count int, comp func(i int) int32, skip func(i int) bool) {
-		sizes := make([]int, len(t.comps))
-		for i := range count {
-			if skip == nil || !skip(i) {
-				sizes[comp(i)]++
-			}
-		}
-		lists := make([][]unit, len(t.comps))
-		for c, n := range sizes {
-			lists[c] = make([]unit, 0, n)
-		}
-		for i := range count {
-			if skip == nil || !skip(i) {
-				c := comp(i)
-				lists[c] = append(lists[c], unit{kind, int32(i)})
-			}
-		}
-		for c, l := range lists {
-			if len(l) > 0 {
-				groups = append(groups, chunked{cat: cat, comp: int32(c), config: config, units: l})
-			}
-		}
-	}
-	byComp(fTests, 0, kTest, len(t.tests), func(i int) int32 { return t.tests[i].comp }, func(i int) bool { return t.tests[i].inline })
-	byComp(fImpl, 0, kImpl, len(t.impls), func(i int) int32 { return t.impls[i].comp }, nil)
-	for ci := range Configs {
-		byComp(fResults, int8(ci), kOut, len(t.outs), func(i int) int32 { return t.tests[t.outs[i].test].comp },
-			func(i int) bool { return int(t.outs[i].config) != ci })
-	}
-	byComp(fWaivers, 0, kWaiver, len(t.waivers), func(i int) int32 { return t.waivers[i].comp }, nil)
+	return groups
+}
 
-	t.units = make([]unit, 0, len(t.reqs)+len(t.tests)+len(t.impls)+len(t.outs)+len(t.waivers))
-	for _, g := range groups {
-		var starts []int
-		for i := 0; i < len(g.units); {
-			starts = append(starts, i)
-			j := min(i+t.perFile, len(g.units))
-			if g.breakAt != nil {
-				for j < len(g.units) && j < i+2*t.perFile && !g.breakAt(g.units[j]) {
-					j++
-				}
-			}
-			i = j
-		}
-		lo := int32(len(t.units))
-		t.units = append(t.units, g.units...)
-		name := t.comps[g.comp]
-		for s, start := range starts {
-			end := len(g.units)
-			if s+1 < len(starts) {
-				end = starts[s+1]
-			}
-			var p string
-			switch g.cat {
-			case fSystem:
-				p = t.dir("docs/system", s, len(starts)) + "/system-" + pad(s+1, 3) + ".rst"
-			case fSoftware:
-				p = t.dir("docs/software/"+name, s, len(starts)) + "/" + name + "-" + pad(s+1, 3) + ".rst"
-			case fTests:
-				p = t.dir("docs/tests/"+name, s, len(starts)) + "/" + name + "-tests-" + pad(s+1, 3) + ".rst"
-			case fImpl:
-				p = t.dir("docs/impl/"+name, s, len(starts)) + "/" + name + "-impl-" + pad(s+1, 3) + ".rst"
-			case fResults:
-				p = t.dir("docs/results/"+Configs[g.config]+"/"+name, s, len(starts)) + "/results-" + pad(s+1, 3) + ".rst"
-			case fWaivers:
-				p = t.dir("docs/results/waivers", s, len(starts)) + "/" + name + "-waivers-" + pad(s+1, 3) + ".rst"
-			}
-			t.files = append(t.files, fileSpec{path: p, cat: g.cat, comp: g.comp, config: g.config, seq: s + 1,
-				lo: lo + int32(start), hi: lo + int32(end)})
+// groupByComp appends to groups a group per component of the count
+// nodes of kind (comp gives each one's component; skip, when not nil,
+// leaves some out), in order, leaving out empty groups.
+func (t *Tree) groupByComp(groups []unitGroup, cat fileCat, config int8, kind uint8, count int, comp func(i int) int32, skip func(i int) bool) []unitGroup {
+	sizes := make([]int, len(t.comps))
+	for i := range count {
+		if skip == nil || !skip(i) {
+			sizes[comp(i)]++
 		}
 	}
+	lists := make([][]unit, len(t.comps))
+	for c, n := range sizes {
+		lists[c] = make([]unit, 0, n)
+	}
+	for i := range count {
+		if skip == nil || !skip(i) {
+			c := comp(i)
+			lists[c] = append(lists[c], unit{kind, int32(i)})
+		}
+	}
+	for c, l := range lists {
+		if len(l) > 0 {
+			groups = append(groups, unitGroup{cat: cat, comp: int32(c), config: config, units: l})
+		}
+	}
+	return groups
+}
+
+// fileStarts cuts g into files of perFile units, or up to twice as many
+// to end a file where g allows it, and gives the first unit of each.
+func (t *Tree) fileStarts(g unitGroup) []int {
+	var starts []int
+	for i := 0; i < len(g.units); {
+		starts = append(starts, i)
+		j := min(i+t.perFile, len(g.units))
+		if g.breakAt != nil {
+			for j < len(g.units) && j < i+2*t.perFile && !g.breakAt(g.units[j]) {
+				j++
+			}
+		}
+		i = j
+	}
+	return starts
+}
+
+// filePath is the path of file s of the files of group g.
+func (t *Tree) filePath(g unitGroup, s, files int) string {
+	name := t.comps[g.comp]
+	switch g.cat {
+	case fSystem:
+		return t.dir("docs/system", s, files) + "/system-" + pad(s+1, 3) + ".rst"
+	case fSoftware:
+		return t.dir("docs/software/"+name, s, files) + "/" + name + "-" + pad(s+1, 3) + ".rst"
+	case fTests:
+		return t.dir("docs/tests/"+name, s, files) + "/" + name + "-tests-" + pad(s+1, 3) + ".rst"
+	case fImpl:
+		return t.dir("docs/impl/"+name, s, files) + "/" + name + "-impl-" + pad(s+1, 3) + ".rst"
+	case fResults:
+		return t.dir("docs/results/"+Configs[g.config]+"/"+name, s, files) + "/results-" + pad(s+1, 3) + ".rst"
+	case fWaivers:
+		return t.dir("docs/results/waivers", s, files) + "/" + name + "-waivers-" + pad(s+1, 3) + ".rst"
+	}
+	return ""
 }
 
 // layoutDense puts every node, in the usual order, into exactly files
