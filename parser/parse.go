@@ -72,48 +72,72 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 	}
 	s.run()
 	b := &builder{s: s, cfg: cfg, f: f, sf: sf}
-	for _, d := range s.diags {
-		x := b.diag(d.code, sf.Span(d.start, d.end), "%s", d.msg)
-		x.Detail = d.detail
-		if d.related != nil {
-			x.Related = []diag.Related{{Span: sf.Span(d.related[0], d.related[1]), Message: "first given here"}}
-			x.Detail = "docutils and Sphinx reject a directive with a repeated option, so seg reads no node from it."
-		}
-	}
-	p, err := theParser()
-	var ast *astFile
-	if err == nil {
-		var pl *lexer.PeekingLexer
-		pl, err = lexer.Upgrade(s)
-		if err == nil {
-			ast, err = p.ParseFromLexer(pl)
-		}
-	}
+	b.scannerDiags()
+	ast, err := parseTokens(s)
 	if err != nil {
-		sp := source.At(sf.Whole())
-		var pe participle.Error
-		if errors.As(err, &pe) && pe.Position().Line > 0 {
-			sp = source.At(sf.Pos(pe.Position().Offset))
-		}
-		f.Diagnostics = append(f.Diagnostics, diag.Diagnostic{
-			Code: CodeInternal, Span: sp,
-			Message: "internal error in seg's parser: " + err.Error(),
-			Detail:  "This is a bug in seg, not a problem in the file; please report it with the file.",
-		})
+		f.Diagnostics = append(f.Diagnostics, grammarFailure(sf, err))
 	}
 	if ast != nil {
-		n := 0
-		for _, t := range s.toks {
-			if t.Type == tDirective {
-				n++
-			}
-		}
-		f.Nodes = make([]Node, 0, n)
-		b.opts = make([]Option, len(s.opts))
-		b.nodes(ast.Nodes, -1)
+		b.build(ast)
 	}
 	b.rejected()
 	return f
+}
+
+// scannerDiags adds the scanner's diagnostics to the file's.
+func (b *builder) scannerDiags() {
+	for _, d := range b.s.diags {
+		x := b.diag(d.code, b.sf.Span(d.start, d.end), "%s", d.msg)
+		x.Detail = d.detail
+		if d.related != nil {
+			x.Related = []diag.Related{{Span: b.sf.Span(d.related[0], d.related[1]), Message: "first given here"}}
+			x.Detail = "docutils and Sphinx reject a directive with a repeated option, so seg reads no node from it."
+		}
+	}
+}
+
+// parseTokens runs the grammar over the scanned tokens; the tree may be
+// partial when there is an error.
+func parseTokens(s *scanner) (*astFile, error) {
+	p, err := theParser()
+	if err != nil {
+		return nil, err
+	}
+	pl, err := lexer.Upgrade(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.ParseFromLexer(pl)
+}
+
+// grammarFailure is the diagnostic of an error of the grammar, at the
+// place it names, else on the whole file. The grammar accepts whatever
+// the scanner makes, so its error is a bug in seg, not in the file.
+func grammarFailure(sf *source.File, err error) diag.Diagnostic {
+	sp := source.At(sf.Whole())
+	var pe participle.Error
+	if errors.As(err, &pe) && pe.Position().Line > 0 {
+		sp = source.At(sf.Pos(pe.Position().Offset))
+	}
+	return diag.Diagnostic{
+		Code: CodeInternal, Span: sp,
+		Message: "internal error in seg's parser: " + err.Error(),
+		Detail:  "This is a bug in seg, not a problem in the file; please report it with the file.",
+	}
+}
+
+// build makes the file's nodes from the grammar's tree, with room for
+// one per directive token.
+func (b *builder) build(ast *astFile) {
+	n := 0
+	for _, t := range b.s.toks {
+		if t.Type == tDirective {
+			n++
+		}
+	}
+	b.f.Nodes = make([]Node, 0, n)
+	b.opts = make([]Option, len(b.s.opts))
+	b.nodes(ast.Nodes, -1)
 }
 
 // rejected reads the outcomes docutils rejects into File.Rejected, with
