@@ -439,16 +439,7 @@ func (p *pyParser) atom() any {
 	p.i++
 	switch t.kind {
 	case 's', 'f':
-		s, f := t.text, t.kind == 'f'
-		for p.i < len(p.toks) && (p.toks[p.i].kind == 's' || p.toks[p.i].kind == 'f') {
-			s += p.toks[p.i].text
-			f = f || p.toks[p.i].kind == 'f'
-			p.i++
-		}
-		if f {
-			return p.fail("it holds an f-string")
-		}
-		return s
+		return p.joinedStrings(t)
 	case '#':
 		if n, err := strconv.ParseInt(strings.ReplaceAll(t.text, "_", ""), 0, 64); err == nil {
 			return n
@@ -458,52 +449,13 @@ func (p *pyParser) atom() any {
 		}
 		return p.fail("%q is not a number seg reads", t.text)
 	case 'n':
-		switch t.text {
-		case "True":
-			return true
-		case "False":
-			return false
-		case "None":
-			return nil
-		case "dict":
-			if p.peek() == "(" {
-				return p.dictCall()
-			}
-		}
-		if p.peek() == "(" || p.peek() == "." || p.peek() == "[" {
-			return p.fail("it calls or indexes %s", t.text)
-		}
-		v, ok := p.vars[t.text]
-		if !ok {
-			return p.fail("%s is not set before it", t.text)
-		}
-		if u, ok := v.val.(pyUnknown); ok {
-			return p.fail("%s is not known (line %d: %s)", t.text, u.line, u.why)
-		}
-		return v.val
+		return p.name(t)
 	}
 	switch t.text {
 	case "[":
 		return p.list("]")
 	case "(":
-		if p.peek() == ")" {
-			p.i++
-			return []any{}
-		}
-		v := p.expr()
-		if p.peek() == ")" {
-			p.i++
-			return v
-		}
-		if p.peek() != "," {
-			return p.fail("it is not a literal")
-		}
-		p.i++
-		rest := p.list(")")
-		if l, ok := rest.([]any); ok {
-			return append([]any{v}, l...)
-		}
-		return nil
+		return p.parenthesized()
 	case "{":
 		return p.dict()
 	case "-":
@@ -516,6 +468,73 @@ func (p *pyParser) atom() any {
 		return p.fail("it negates something that is no number")
 	}
 	return p.fail("it is not a literal (%q)", t.text)
+}
+
+// joinedStrings is the string t and those written right after it, joined as
+// Python joins them; one f-string among them makes the value unknown.
+func (p *pyParser) joinedStrings(t pyTok) any {
+	s, f := t.text, t.kind == 'f'
+	for p.i < len(p.toks) && (p.toks[p.i].kind == 's' || p.toks[p.i].kind == 'f') {
+		s += p.toks[p.i].text
+		f = f || p.toks[p.i].kind == 'f'
+		p.i++
+	}
+	if f {
+		return p.fail("it holds an f-string")
+	}
+	return s
+}
+
+// name is the value of the name t: a constant, a dict(...) call, or a
+// variable set before it with a known value; calling or indexing
+// anything else is not a literal.
+func (p *pyParser) name(t pyTok) any {
+	switch t.text {
+	case "True":
+		return true
+	case "False":
+		return false
+	case "None":
+		return nil
+	case "dict":
+		if p.peek() == "(" {
+			return p.dictCall()
+		}
+	}
+	if p.peek() == "(" || p.peek() == "." || p.peek() == "[" {
+		return p.fail("it calls or indexes %s", t.text)
+	}
+	v, ok := p.vars[t.text]
+	if !ok {
+		return p.fail("%s is not set before it", t.text)
+	}
+	if u, ok := v.val.(pyUnknown); ok {
+		return p.fail("%s is not known (line %d: %s)", t.text, u.line, u.why)
+	}
+	return v.val
+}
+
+// parenthesized is what follows an opening parenthesis: an empty tuple,
+// an expression in parentheses, or a tuple (as a list).
+func (p *pyParser) parenthesized() any {
+	if p.peek() == ")" {
+		p.i++
+		return []any{}
+	}
+	v := p.expr()
+	if p.peek() == ")" {
+		p.i++
+		return v
+	}
+	if p.peek() != "," {
+		return p.fail("it is not a literal")
+	}
+	p.i++
+	rest := p.list(")")
+	if l, ok := rest.([]any); ok {
+		return append([]any{v}, l...)
+	}
+	return nil
 }
 
 // list reads items up to close.
