@@ -30,75 +30,31 @@ const snippetLimit = 8 << 20
 // relative to the working folder) and by the config's [[results]] tables
 // (paths relative to the root) into outcome nodes.
 func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File) (resultsRead, error) {
-	var out resultsRead
-	var sources []results.Source
-	seen := map[string]bool{}
-	add := func(patterns []string, base results.Source) error {
-		src, d, err := results.Load(t.Root, patterns, base)
-		if err != nil {
-			return err
-		}
-		out.diags = append(out.diags, d...)
-		for _, s := range src {
-			// The command line comes first and wins over the config.
-			if !seen[s.Path] {
-				seen[s.Path] = true
-				sources = append(sources, s)
-			}
-		}
-		return nil
-	}
+	// The command line comes first and wins over the config.
+	rs := resultsSources{root: t.Root, seen: map[string]bool{}}
 	if len(o.Results) > 0 {
-		absRoot, err := filepath.Abs(t.Root)
+		patterns, err := t.rootPatterns(o.Results)
 		if err != nil {
-			return out, err
-		}
-		var patterns []string
-		for _, p := range o.Results {
-			a, err := filepath.Abs(p)
-			if err != nil {
-				return out, fmt.Errorf("--results %s: %v", p, err)
-			}
-			// Relative to the root, as results.Load takes them and as the
-			// diagnostics show them: the same in every checkout. Only an
-			// absolute pattern outside the root stays absolute.
-			if r, err := filepath.Rel(absRoot, a); err == nil &&
-				(!filepath.IsAbs(p) || r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))) {
-				a = filepath.ToSlash(r)
-			}
-			patterns = append(patterns, a)
+			return resultsRead{diags: rs.diags}, err
 		}
 		base := results.Source{Witnesses: o.Witnesses, Config: o.ResultsConfig,
 			Flaky: flaky(t.Config.ResultsFlaky), Origin: results.CommandLine}
-		if err := add(patterns, base); err != nil {
-			return out, err
+		if err := rs.add(patterns, base); err != nil {
+			return resultsRead{diags: rs.diags}, err
 		}
 	}
 	var cfgFile *source.File
 	for _, r := range t.Config.Results {
-		origin := results.Origin{
-			Name:  fmt.Sprintf("the [[results]] table for %q", r.Path),
-			Entry: fmt.Sprintf("witnesses entry %%q of the [[results]] table for %q", r.Path),
-			Hint: fmt.Sprintf("Add witnesses = [\"ID\", ...] to the [[results]] table for %q in %s, naming the implementations the tests ran against.",
-				r.Path, filepath.Base(t.Config.File)),
-			Short: fmt.Sprintf("add witnesses = [\"ID\", ...] to the [[results]] table for %q", r.Path),
-		}
-		if r.Line > 0 && t.Config.File != "" {
-			if cfgFile == nil {
-				cfgFile = fset.Add(configName(t.Root, t.Config.File), len(t.Config.Raw), source.Newlines)
-				raw := t.Config.Raw
-				cfgFile.SetReader(func() ([]byte, error) { return raw, nil })
-			}
-			origin.Pos = cfgFile.Mark(r.Line, 1)
-		}
-		base := results.Source{Witnesses: r.Witnesses, Config: r.Config, Flaky: flaky(r.Flaky), Origin: origin}
-		if err := add([]string{r.Path}, base); err != nil {
-			return out, err
+		base := results.Source{Witnesses: r.Witnesses, Config: r.Config, Flaky: flaky(r.Flaky), Origin: t.tableOrigin(r, fset, &cfgFile)}
+		if err := rs.add([]string{r.Path}, base); err != nil {
+			return resultsRead{diags: rs.diags}, err
 		}
 	}
-	if len(sources) == 0 {
+	out := resultsRead{diags: rs.diags}
+	if len(rs.sources) == 0 {
 		return out, nil
 	}
+	sources := rs.sources
 	for i := range sources {
 		sf := fset.Add(sources[i].Path, 0, source.Newlines)
 		// A file outside the root shows no snippet, as a tree file would
@@ -113,6 +69,78 @@ func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File
 	out.outcomes, out.unmatched = outcomes, unmatched
 	out.diags = append(out.diags, d...)
 	return out, nil
+}
+
+// resultsSources gathers the results files of a run, each path once,
+// and the diagnostics of finding them.
+type resultsSources struct {
+	root    string
+	sources []results.Source
+	seen    map[string]bool
+	diags   diag.List
+}
+
+// add adds the files that patterns (relative to the root) match, with
+// the settings of base, but none already added.
+func (rs *resultsSources) add(patterns []string, base results.Source) error {
+	src, d, err := results.Load(rs.root, patterns, base)
+	if err != nil {
+		return err
+	}
+	rs.diags = append(rs.diags, d...)
+	for _, s := range src {
+		if !rs.seen[s.Path] {
+			rs.seen[s.Path] = true
+			rs.sources = append(rs.sources, s)
+		}
+	}
+	return nil
+}
+
+// rootPatterns are the --results patterns (relative to the working
+// folder) relative to the root, as results.Load takes them and as the
+// diagnostics show them: the same in every checkout. Only an absolute
+// pattern outside the root stays absolute.
+func (t *Tree) rootPatterns(args []string) ([]string, error) {
+	absRoot, err := filepath.Abs(t.Root)
+	if err != nil {
+		return nil, err
+	}
+	var patterns []string
+	for _, p := range args {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("--results %s: %v", p, err)
+		}
+		if r, err := filepath.Rel(absRoot, a); err == nil &&
+			(!filepath.IsAbs(p) || r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))) {
+			a = filepath.ToSlash(r)
+		}
+		patterns = append(patterns, a)
+	}
+	return patterns, nil
+}
+
+// tableOrigin is how diagnostics name the [[results]] table r and what
+// they tell to fix it, and the place of its header in the config file
+// (added to fset, as *cfgFile, the first time a table needs it).
+func (t *Tree) tableOrigin(r config.ResultsRule, fset *source.FileSet, cfgFile **source.File) results.Origin {
+	origin := results.Origin{
+		Name:  fmt.Sprintf("the [[results]] table for %q", r.Path),
+		Entry: fmt.Sprintf("witnesses entry %%q of the [[results]] table for %q", r.Path),
+		Hint: fmt.Sprintf("Add witnesses = [\"ID\", ...] to the [[results]] table for %q in %s, naming the implementations the tests ran against.",
+			r.Path, filepath.Base(t.Config.File)),
+		Short: fmt.Sprintf("add witnesses = [\"ID\", ...] to the [[results]] table for %q", r.Path),
+	}
+	if r.Line > 0 && t.Config.File != "" {
+		if *cfgFile == nil {
+			*cfgFile = fset.Add(configName(t.Root, t.Config.File), len(t.Config.Raw), source.Newlines)
+			raw := t.Config.Raw
+			(*cfgFile).SetReader(func() ([]byte, error) { return raw, nil })
+		}
+		origin.Pos = (*cfgFile).Mark(r.Line, 1)
+	}
+	return origin
 }
 
 // flaky is a config's rerun policy as the results package takes it.

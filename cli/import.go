@@ -61,19 +61,9 @@ func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		fmt.Fprintln(stderr, "seg import: no test case of the results matches a test specification's :cases:; nothing written")
 		return exitTrouble, stats, nil
 	}
-	// Written into the tree, the record is pinned: its confirms and
-	// witnesses links name the revisions of the tests and the code the
-	// run was observed on, so it stops counting once they change
-	// (docs/revisions.md). seg.lock is refused before anything is
-	// written, as seg review refuses it.
-	pin := false
-	if o.output != "" && o.output != "-" {
-		if rel, inside := underRoot(root, o.output); inside && strings.HasSuffix(rel, ".rst") {
-			pin = true
-		} else {
-			fmt.Fprintf(stderr, "seg import: %s is not an .rst file under the root %s: no pins written to seg.lock\n", o.output, root)
-		}
-	}
+	// seg.lock is refused before anything is written, as seg review
+	// refuses it.
+	pin := pinsWanted(root, o.output, stderr)
 	if err := review.Refusal(c); pin && err != nil {
 		return 0, stats, usagef("seg import: %v", err)
 	}
@@ -89,19 +79,41 @@ func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 	if err != nil || !pin {
 		return code, stats, err
 	}
-	lock, err := openOutput(filepath.Join(root, pins.FileName))
-	if err != nil {
-		return 0, stats, err
-	}
-	defer lock.discard()
-	if err := pins.Write(lock.bw, pins.Merge(c.Lock.Pins, add)); err != nil {
-		return 0, stats, err
-	}
-	if err := lock.finish(); err != nil {
+	if err := addPins(root, c, add); err != nil {
 		return 0, stats, err
 	}
 	fmt.Fprintf(stderr, "seg import: %s pinned in %s\n", plural(len(add), "link"), filepath.Join(root, pins.FileName))
 	return code, stats, nil
+}
+
+// pinsWanted says whether the imported records are pinned in seg.lock:
+// written into the tree, a record is pinned (its confirms and witnesses
+// links name the revisions of the tests and the code the run was
+// observed on, so it stops counting once they change:
+// docs/revisions.md); written elsewhere, it is not, and stderr says so.
+func pinsWanted(root, output string, stderr io.Writer) bool {
+	if output == "" || output == "-" {
+		return false
+	}
+	if rel, inside := underRoot(root, output); inside && strings.HasSuffix(rel, ".rst") {
+		return true
+	}
+	fmt.Fprintf(stderr, "seg import: %s is not an .rst file under the root %s: no pins written to seg.lock\n", output, root)
+	return false
+}
+
+// addPins rewrites the root's seg.lock with the pins add merged into
+// those it holds.
+func addPins(root string, c *check.Check, add []pins.Pin) error {
+	lock, err := openOutput(filepath.Join(root, pins.FileName))
+	if err != nil {
+		return err
+	}
+	defer lock.discard()
+	if err := pins.Write(lock.bw, pins.Merge(c.Lock.Pins, add)); err != nil {
+		return err
+	}
+	return lock.finish()
 }
 
 func plural(n int, word string) string {

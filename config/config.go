@@ -191,65 +191,112 @@ func Parse(name string, data []byte) (*Config, error) {
 		}
 		return nil, e
 	}
-	pc := parser.DefaultConfig()
-	c := &Config{File: name, Parser: pc, Raw: data, needs: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays, AllowEmpty: f.AllowEmpty}
+	c := &Config{File: name, Parser: parser.DefaultConfig(), Raw: data, needs: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays, AllowEmpty: f.AllowEmpty}
 	if err := c.readResults(name, data, md, f.Results); err != nil {
 		return nil, err
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		key := und[0]
-		switch {
-		case len(key) == 2 && key[0] == "results" && md.Type("results") == "Hash":
-			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, key[1]),
-				Msg: fmt.Sprintf("unknown key %q ([results] holds flaky only; results files are named in [[results]] tables (two brackets): path, witnesses, config, flaky)", key.String())}
-		}
-		return nil, unknownKey(name, data, key)
+		return nil, undecodedKey(name, data, md, und[0])
 	}
-	if f.Check != nil && f.Check.WaiverWarnDays != nil {
-		d := *f.Check.WaiverWarnDays
-		if d < 0 || d > 1<<20 {
-			return nil, &Error{File: name, Line: cfgfile.LineInSection(data, "check", "waiver_warn_days"), Msg: fmt.Sprintf("[check] waiver_warn_days must be a whole number of days, 0 or more, not %d", d)}
-		}
-		c.WaiverWarnDays = int(d)
+	if err := c.readWaiverWarnDays(&f); err != nil {
+		return nil, err
 	}
 	if f.Review != nil {
 		c.RequirePins = f.Review.RequirePins
 	}
-	if f.Evidence != nil && f.Evidence.MaxAgeDays != nil {
-		d := *f.Evidence.MaxAgeDays
-		if d < 1 || d > 1<<20 {
-			return nil, &Error{File: name, Line: cfgfile.LineInSection(data, "evidence", "max-age-days"), Msg: fmt.Sprintf("[evidence] max-age-days must be a positive whole number of days, not %d", d)}
-		}
-		c.MaxAgeDays = int(d)
+	if err := c.readMaxAge(&f); err != nil {
+		return nil, err
 	}
-	if f.Check != nil && f.Check.FailOn != nil {
-		c.FailOnLine = cfgfile.LineInSection(data, "check", "fail_on")
-		switch v := f.Check.FailOn.(type) {
-		case string:
-			c.FailOn = []string{v}
-		case []any:
-			c.FailOn = []string{} // an empty list is refused, not unset
-			for _, w := range v {
-				s, ok := w.(string)
-				if !ok {
-					return nil, &Error{File: name, Line: c.FailOnLine, Msg: "[check] fail_on is a list of words (strings), such as [\"errors\", \"failing\"]"}
-				}
-				c.FailOn = append(c.FailOn, s)
+	if err := c.readFailOn(&f); err != nil {
+		return nil, err
+	}
+	if err := c.readParserOptions(&f); err != nil {
+		return nil, err
+	}
+	if err := c.readDirectives(f.Directives); err != nil {
+		return nil, err
+	}
+	if f.Matrix != nil {
+		c.Matrix = MatrixConfig{Columns: f.Matrix.Columns, Title: f.Matrix.Title, ColumnsLine: cfgfile.LineOfKey(data, "columns")}
+	}
+	return c, nil
+}
+
+// undecodedKey is the error for a key of the file that seg does not know.
+func undecodedKey(name string, data []byte, md toml.MetaData, key toml.Key) error {
+	if len(key) == 2 && key[0] == "results" && md.Type("results") == "Hash" {
+		return &Error{File: name, Line: cfgfile.LineOfKey(data, key[1]),
+			Msg: fmt.Sprintf("unknown key %q ([results] holds flaky only; results files are named in [[results]] tables (two brackets): path, witnesses, config, flaky)", key.String())}
+	}
+	return unknownKey(name, data, key)
+}
+
+// readWaiverWarnDays reads [check] waiver_warn_days: 0 or more days.
+func (c *Config) readWaiverWarnDays(f *fileFormat) error {
+	if f.Check == nil || f.Check.WaiverWarnDays == nil {
+		return nil
+	}
+	d := *f.Check.WaiverWarnDays
+	if d < 0 || d > 1<<20 {
+		return &Error{File: c.File, Line: cfgfile.LineInSection(c.Raw, "check", "waiver_warn_days"), Msg: fmt.Sprintf("[check] waiver_warn_days must be a whole number of days, 0 or more, not %d", d)}
+	}
+	c.WaiverWarnDays = int(d)
+	return nil
+}
+
+// readMaxAge reads [evidence] max-age-days: 1 day or more.
+func (c *Config) readMaxAge(f *fileFormat) error {
+	if f.Evidence == nil || f.Evidence.MaxAgeDays == nil {
+		return nil
+	}
+	d := *f.Evidence.MaxAgeDays
+	if d < 1 || d > 1<<20 {
+		return &Error{File: c.File, Line: cfgfile.LineInSection(c.Raw, "evidence", "max-age-days"), Msg: fmt.Sprintf("[evidence] max-age-days must be a positive whole number of days, not %d", d)}
+	}
+	c.MaxAgeDays = int(d)
+	return nil
+}
+
+// readFailOn reads [check] fail_on, a string or a list of strings; an
+// empty list is kept (and refused later), not taken as unset.
+func (c *Config) readFailOn(f *fileFormat) error {
+	if f.Check == nil || f.Check.FailOn == nil {
+		return nil
+	}
+	c.FailOnLine = cfgfile.LineInSection(c.Raw, "check", "fail_on")
+	notWords := &Error{File: c.File, Line: c.FailOnLine, Msg: "[check] fail_on is a list of words (strings), such as [\"errors\", \"failing\"]"}
+	switch v := f.Check.FailOn.(type) {
+	case string:
+		c.FailOn = []string{v}
+	case []any:
+		c.FailOn = []string{}
+		for _, w := range v {
+			s, ok := w.(string)
+			if !ok {
+				return notWords
 			}
-		default:
-			return nil, &Error{File: name, Line: c.FailOnLine, Msg: "[check] fail_on is a list of words (strings), such as [\"errors\", \"failing\"]"}
+			c.FailOn = append(c.FailOn, s)
 		}
+	default:
+		return notWords
 	}
+	return nil
+}
+
+// readParserOptions reads what the parser is told: the ID pattern, the
+// globs of files left out, extra options and literal directives.
+func (c *Config) readParserOptions(f *fileFormat) error {
+	pc := c.Parser
 	if f.IDPattern != nil {
 		re, err := regexp.Compile(*f.IDPattern)
 		if err != nil {
-			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "id_pattern"), Msg: fmt.Sprintf("id_pattern is not a valid regular expression: %v", err)}
+			return &Error{File: c.File, Line: cfgfile.LineOfKey(c.Raw, "id_pattern"), Msg: fmt.Sprintf("id_pattern is not a valid regular expression: %v", err)}
 		}
 		pc.IDPattern = re
 	}
 	for _, g := range f.Exclude {
 		if _, err := filepath.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil {
-			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, "exclude"), Msg: fmt.Sprintf("exclude glob %q is malformed", g)}
+			return &Error{File: c.File, Line: cfgfile.LineOfKey(c.Raw, "exclude"), Msg: fmt.Sprintf("exclude glob %q is malformed", g)}
 		}
 	}
 	pc.Exclude = f.Exclude
@@ -259,29 +306,33 @@ func Parse(name string, data []byte) (*Config, error) {
 	for _, d := range f.LiteralDirectives {
 		pc.Literal[strings.ToLower(d)] = true
 	}
-	names := make([]string, 0, len(f.Directives))
-	for d := range f.Directives {
+	return nil
+}
+
+// readDirectives reads [directives], which maps directive names to seg's
+// kinds (need is not one: need types come from sphinx-needs), in the
+// order of the names.
+func (c *Config) readDirectives(directives map[string]string) error {
+	names := make([]string, 0, len(directives))
+	for d := range directives {
 		names = append(names, d)
 	}
 	sort.Strings(names)
 	for _, d := range names {
-		k, ok := parser.KindByName(f.Directives[d])
+		k, ok := parser.KindByName(directives[d])
 		if !ok {
 			kinds := []string{"requirement", "test", "implementation", "outcome", "waiver"}
-			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, d),
-				Msg: fmt.Sprintf("directive %q maps to unknown kind %q%s (want requirement, test, implementation, outcome or waiver)", d, f.Directives[d], diag.DidYouMean(f.Directives[d], kinds))}
+			return &Error{File: c.File, Line: cfgfile.LineOfKey(c.Raw, d),
+				Msg: fmt.Sprintf("directive %q maps to unknown kind %q%s (want requirement, test, implementation, outcome or waiver)", d, directives[d], diag.DidYouMean(directives[d], kinds))}
 		}
 		if k == parser.Need {
-			return nil, &Error{File: name, Line: cfgfile.LineOfKey(data, d),
+			return &Error{File: c.File, Line: cfgfile.LineOfKey(c.Raw, d),
 				Msg: fmt.Sprintf("directive %q maps to kind \"need\": need types come from the sphinx-needs project (see [needs])", d)}
 		}
-		pc.Directives[strings.ToLower(d)] = k
-		c.directives[strings.ToLower(d)] = f.Directives[d]
+		c.Parser.Directives[strings.ToLower(d)] = k
+		c.directives[strings.ToLower(d)] = directives[d]
 	}
-	if f.Matrix != nil {
-		c.Matrix = MatrixConfig{Columns: f.Matrix.Columns, Title: f.Matrix.Title, ColumnsLine: cfgfile.LineOfKey(data, "columns")}
-	}
-	return c, nil
+	return nil
 }
 
 const resultsBothHint = " ([results] and [[results]] cannot both be in one file: put flaky in each [[results]] table instead)"

@@ -59,103 +59,137 @@ type pyTok struct {
 // pyTokens splits Python source into tokens; newlines inside brackets and
 // after a backslash do not end a logical line.
 func pyTokens(src string) []pyTok {
-	var toks []pyTok
-	line, lineStart, depth := 1, 0, 0
-	i := 0
-	for i < len(src) {
-		c := src[i]
+	l := &pyLexer{src: src, line: 1}
+	for l.i < len(src) {
+		c := src[l.i]
 		switch {
 		case c == '\n':
-			if depth == 0 && len(toks) > 0 && toks[len(toks)-1].kind != '\n' {
-				toks = append(toks, pyTok{kind: '\n', line: line})
+			if l.depth == 0 && len(l.toks) > 0 && l.toks[len(l.toks)-1].kind != '\n' {
+				l.toks = append(l.toks, pyTok{kind: '\n', line: l.line})
 			}
-			i++
-			line++
-			lineStart = i
-		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
-			i += 2
-			line++
-			lineStart = i
+			l.i++
+			l.line++
+			l.lineStart = l.i
+		case c == '\\' && l.i+1 < len(src) && src[l.i+1] == '\n':
+			l.i += 2
+			l.line++
+			l.lineStart = l.i
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
-			i++
+			l.i++
 		case c == '#':
-			for i < len(src) && src[i] != '\n' {
-				i++
+			for l.i < len(src) && src[l.i] != '\n' {
+				l.i++
 			}
 		case isPyNameStart(c):
-			j := i
-			for j < len(src) && (isPyNameStart(src[j]) || src[j] >= '0' && src[j] <= '9') {
-				j++
-			}
-			word := src[i:j]
-			if j < len(src) && (src[j] == '"' || src[j] == '\'') && len(word) <= 2 && strings.Trim(strings.ToLower(word), "rbuf") == "" {
-				t, n, nl := pyString(src[j:], strings.ToLower(word))
-				t.line, t.col = line, i-lineStart
-				toks = append(toks, t)
-				line += nl
-				i = j + n
-				if nl > 0 {
-					lineStart = strings.LastIndexByte(src[:i], '\n') + 1
-				}
-				continue
-			}
-			toks = append(toks, pyTok{kind: 'n', text: word, line: line, col: i - lineStart})
-			i = j
+			l.name()
 		case c == '"' || c == '\'':
-			t, n, nl := pyString(src[i:], "")
-			t.line, t.col = line, i-lineStart
-			toks = append(toks, t)
-			line += nl
-			i += n
-			if nl > 0 {
-				lineStart = strings.LastIndexByte(src[:i], '\n') + 1
-			}
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
-			j := i
-			hex := strings.HasPrefix(strings.ToLower(src[i:]), "0x")
-			for j < len(src) && (isPyNameStart(src[j]) || src[j] >= '0' && src[j] <= '9' || src[j] == '.') {
-				if (src[j] == 'e' || src[j] == 'E') && !hex && j+1 < len(src) && (src[j+1] == '+' || src[j+1] == '-') {
-					j++ // an exponent's sign
-				}
-				j++
-			}
-			toks = append(toks, pyTok{kind: '#', text: src[i:j], line: line, col: i - lineStart})
-			i = j
+			l.str(l.i, l.i, "")
+		case c >= '0' && c <= '9' || c == '.' && l.i+1 < len(src) && src[l.i+1] >= '0' && src[l.i+1] <= '9':
+			l.number()
 		default:
-			if c >= utf8.RuneSelf {
-				_, n := utf8.DecodeRuneInString(src[i:])
-				toks = append(toks, pyTok{kind: 'o', text: src[i : i+n], line: line, col: i - lineStart})
-				i += n
-				continue
-			}
-			op := string(c)
-			if i+1 < len(src) && src[i+1] == '=' && strings.IndexByte("+-*/%&|^<>=!", c) >= 0 {
-				op = src[i : i+2]
-			}
-			switch c {
-			case ';':
-				if depth == 0 {
-					// statements on one line: the ones after the first are
-					// at the top level when the first is
-					toks = append(toks, pyTok{kind: ';', line: line})
-					i++
-					continue
-				}
-			case '(', '[', '{':
-				depth++
-			case ')', ']', '}':
-				if depth > 0 {
-					depth--
-				}
-			}
-			toks = append(toks, pyTok{kind: 'o', text: op, line: line, col: i - lineStart})
-			i += len(op)
+			l.operator()
 		}
 	}
-	if len(toks) > 0 && toks[len(toks)-1].kind != '\n' {
-		toks = append(toks, pyTok{kind: '\n', line: line})
+	if len(l.toks) > 0 && l.toks[len(l.toks)-1].kind != '\n' {
+		l.toks = append(l.toks, pyTok{kind: '\n', line: l.line})
 	}
-	return toks
+	return l.toks
+}
+
+// pyLexer is pyTokens' state: i is the next byte of src, on line line,
+// which starts at lineStart; depth is how many brackets are open.
+type pyLexer struct {
+	src                string
+	i, line, lineStart int
+	depth              int
+	toks               []pyTok
+}
+
+// tok adds a token of kind with text that starts at byte at of the
+// current line.
+func (l *pyLexer) tok(kind byte, text string, at int) {
+	l.toks = append(l.toks, pyTok{kind: kind, text: text, line: l.line, col: at - l.lineStart})
+}
+
+// name reads a name, or the prefix of a string (r, b, u, f and their
+// pairs) and the string.
+func (l *pyLexer) name() {
+	src, i := l.src, l.i
+	j := i
+	for j < len(src) && (isPyNameStart(src[j]) || src[j] >= '0' && src[j] <= '9') {
+		j++
+	}
+	word := src[i:j]
+	if j < len(src) && (src[j] == '"' || src[j] == '\'') && len(word) <= 2 && strings.Trim(strings.ToLower(word), "rbuf") == "" {
+		l.str(i, j, strings.ToLower(word))
+		return
+	}
+	l.tok('n', word, i)
+	l.i = j
+}
+
+// str reads the string whose quote is at byte quote, and whose token
+// (with its prefix) starts at byte start.
+func (l *pyLexer) str(start, quote int, prefix string) {
+	t, n, nl := pyString(l.src[quote:], prefix)
+	t.line, t.col = l.line, start-l.lineStart
+	l.toks = append(l.toks, t)
+	l.line += nl
+	l.i = quote + n
+	if nl > 0 {
+		l.lineStart = strings.LastIndexByte(l.src[:l.i], '\n') + 1
+	}
+}
+
+// number reads a number: decimal, hexadecimal, or with a fraction or an
+// exponent.
+func (l *pyLexer) number() {
+	src, i := l.src, l.i
+	j := i
+	hex := strings.HasPrefix(strings.ToLower(src[i:]), "0x")
+	for j < len(src) && (isPyNameStart(src[j]) || src[j] >= '0' && src[j] <= '9' || src[j] == '.') {
+		if (src[j] == 'e' || src[j] == 'E') && !hex && j+1 < len(src) && (src[j+1] == '+' || src[j+1] == '-') {
+			j++ // an exponent's sign
+		}
+		j++
+	}
+	l.tok('#', src[i:j], i)
+	l.i = j
+}
+
+// operator reads an operator or a bracket (counting open brackets), a
+// top-level semicolon, or any other character as an operator of its own.
+func (l *pyLexer) operator() {
+	src, i := l.src, l.i
+	c := src[i]
+	if c >= utf8.RuneSelf {
+		_, n := utf8.DecodeRuneInString(src[i:])
+		l.tok('o', src[i:i+n], i)
+		l.i += n
+		return
+	}
+	op := string(c)
+	if i+1 < len(src) && src[i+1] == '=' && strings.IndexByte("+-*/%&|^<>=!", c) >= 0 {
+		op = src[i : i+2]
+	}
+	switch c {
+	case ';':
+		if l.depth == 0 {
+			// statements on one line: the ones after the first are
+			// at the top level when the first is
+			l.toks = append(l.toks, pyTok{kind: ';', line: l.line})
+			l.i++
+			return
+		}
+	case '(', '[', '{':
+		l.depth++
+	case ')', ']', '}':
+		if l.depth > 0 {
+			l.depth--
+		}
+	}
+	l.tok('o', op, i)
+	l.i += len(op)
 }
 
 func isPyNameStart(c byte) bool {
@@ -405,16 +439,7 @@ func (p *pyParser) atom() any {
 	p.i++
 	switch t.kind {
 	case 's', 'f':
-		s, f := t.text, t.kind == 'f'
-		for p.i < len(p.toks) && (p.toks[p.i].kind == 's' || p.toks[p.i].kind == 'f') {
-			s += p.toks[p.i].text
-			f = f || p.toks[p.i].kind == 'f'
-			p.i++
-		}
-		if f {
-			return p.fail("it holds an f-string")
-		}
-		return s
+		return p.joinedStrings(t)
 	case '#':
 		if n, err := strconv.ParseInt(strings.ReplaceAll(t.text, "_", ""), 0, 64); err == nil {
 			return n
@@ -424,52 +449,13 @@ func (p *pyParser) atom() any {
 		}
 		return p.fail("%q is not a number seg reads", t.text)
 	case 'n':
-		switch t.text {
-		case "True":
-			return true
-		case "False":
-			return false
-		case "None":
-			return nil
-		case "dict":
-			if p.peek() == "(" {
-				return p.dictCall()
-			}
-		}
-		if p.peek() == "(" || p.peek() == "." || p.peek() == "[" {
-			return p.fail("it calls or indexes %s", t.text)
-		}
-		v, ok := p.vars[t.text]
-		if !ok {
-			return p.fail("%s is not set before it", t.text)
-		}
-		if u, ok := v.val.(pyUnknown); ok {
-			return p.fail("%s is not known (line %d: %s)", t.text, u.line, u.why)
-		}
-		return v.val
+		return p.name(t)
 	}
 	switch t.text {
 	case "[":
 		return p.list("]")
 	case "(":
-		if p.peek() == ")" {
-			p.i++
-			return []any{}
-		}
-		v := p.expr()
-		if p.peek() == ")" {
-			p.i++
-			return v
-		}
-		if p.peek() != "," {
-			return p.fail("it is not a literal")
-		}
-		p.i++
-		rest := p.list(")")
-		if l, ok := rest.([]any); ok {
-			return append([]any{v}, l...)
-		}
-		return nil
+		return p.parenthesized()
 	case "{":
 		return p.dict()
 	case "-":
@@ -482,6 +468,73 @@ func (p *pyParser) atom() any {
 		return p.fail("it negates something that is no number")
 	}
 	return p.fail("it is not a literal (%q)", t.text)
+}
+
+// joinedStrings is the string t and those written right after it, joined as
+// Python joins them; one f-string among them makes the value unknown.
+func (p *pyParser) joinedStrings(t pyTok) any {
+	s, f := t.text, t.kind == 'f'
+	for p.i < len(p.toks) && (p.toks[p.i].kind == 's' || p.toks[p.i].kind == 'f') {
+		s += p.toks[p.i].text
+		f = f || p.toks[p.i].kind == 'f'
+		p.i++
+	}
+	if f {
+		return p.fail("it holds an f-string")
+	}
+	return s
+}
+
+// name is the value of the name t: a constant, a dict(...) call, or a
+// variable set before it with a known value; calling or indexing
+// anything else is not a literal.
+func (p *pyParser) name(t pyTok) any {
+	switch t.text {
+	case "True":
+		return true
+	case "False":
+		return false
+	case "None":
+		return nil
+	case "dict":
+		if p.peek() == "(" {
+			return p.dictCall()
+		}
+	}
+	if p.peek() == "(" || p.peek() == "." || p.peek() == "[" {
+		return p.fail("it calls or indexes %s", t.text)
+	}
+	v, ok := p.vars[t.text]
+	if !ok {
+		return p.fail("%s is not set before it", t.text)
+	}
+	if u, ok := v.val.(pyUnknown); ok {
+		return p.fail("%s is not known (line %d: %s)", t.text, u.line, u.why)
+	}
+	return v.val
+}
+
+// parenthesized is what follows an opening parenthesis: an empty tuple,
+// an expression in parentheses, or a tuple (as a list).
+func (p *pyParser) parenthesized() any {
+	if p.peek() == ")" {
+		p.i++
+		return []any{}
+	}
+	v := p.expr()
+	if p.peek() == ")" {
+		p.i++
+		return v
+	}
+	if p.peek() != "," {
+		return p.fail("it is not a literal")
+	}
+	p.i++
+	rest := p.list(")")
+	if l, ok := rest.([]any); ok {
+		return append([]any{v}, l...)
+	}
+	return nil
 }
 
 // list reads items up to close.

@@ -59,82 +59,113 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 		return nil, err
 	}
 	n := NewProject()
-	var ub ubFile
-	var data []byte
-	var linkOrder, fieldOrder []string
-	// A conf.py is read when it enables sphinx-needs; one whose
-	// needs_from_toml names a ubproject.toml hands over to that file.
-	srcdir, readTOML := "", path != ""
-	var confRaw []byte // a conf.py that hands over to a ubproject.toml
+	src := projectSource{path: path, readTOML: path != ""}
 	if strings.HasSuffix(path, ".py") {
-		readTOML = false
-		cp, err := found, error(nil)
-		if cp == nil {
-			cp, err = readConfPyNeeds(path)
-		}
-		if cp != nil {
-			n.Suppress, n.ExcludePatterns, n.Extensions = cp.suppress, cp.exclude, cp.extensions
-		}
-		switch {
-		case err != nil:
+		if err := src.confPy(root, found, n); err != nil {
 			return nil, err
-		case cp == nil:
-			path = ""
-		case cp.toml != "":
-			if !cfgfile.Present(cp.toml) {
-				return nil, &cfgfile.Error{File: path, Line: cp.tomlLine,
-					Msg: fmt.Sprintf("needs_from_toml names %s, which is not there: if your build generates it (some toolchains write it from a metamodel), generate it before running seg, or commit it; [needs] config in seg.toml can name it", filepath.Base(cp.toml))}
-			}
-			path, srcdir, readTOML = cp.toml, cp.dir, true
-			confRaw = cp.data
-		default:
-			ub, linkOrder, fieldOrder, data = cp.ub, cp.linkOrder, cp.fieldOrder, cp.data
-			n.File, n.Raw = path, data
-			n.SrcDir = cp.dir
-			n.setDocRoot(root, cp.dir)
 		}
 	}
-	if path == "" && s == nil {
+	if src.path == "" && s == nil {
 		return nil, nil
 	}
 	if n.SrcDir == "" {
 		n.SrcDir = root
 	}
-	if readTOML {
-		if data, linkOrder, fieldOrder, err = decodeUBProject(path, &ub); err != nil {
+	if src.readTOML {
+		if err := src.ubProject(root, n); err != nil {
 			return nil, err
 		}
-		n.File, n.Raw = path, data
-		if srcdir == "" {
-			srcdir = filepath.Join(filepath.Dir(path), filepath.FromSlash(ub.Project.Srcdir))
-		}
-		n.SrcDir = srcdir
-		n.setDocRoot(root, srcdir)
-		if confRaw == nil {
-			// Read from ubproject.toml first: the conf.py beside it still
-			// holds Sphinx's own settings.
-			var err error
-			n.Suppress, n.ExcludePatterns, n.Extensions, confRaw, err = readSphinxSettings(filepath.Join(srcdir, "conf.py"))
-			if err != nil {
-				return nil, err
-			}
-		}
 	}
-	if confRaw != nil {
+	if src.confRaw != nil {
 		// conf.py's Sphinx settings (suppress_warnings, exclude_patterns)
 		// count too: a cache key must hold them.
-		n.Raw = append(append(append([]byte(nil), data...), 0), confRaw...)
+		n.Raw = append(append(append([]byte(nil), src.data...), 0), src.confRaw...)
 	}
-	if err := readUBProject(path, data, linkOrder, fieldOrder, &ub, n); err != nil {
+	if err := readUBProject(src.path, src.data, src.linkOrder, src.fieldOrder, &src.ub, n); err != nil {
 		return nil, err
 	}
-	n.Project, n.Version = ub.Project.Name, ub.Project.Version
+	n.Project, n.Version = src.ub.Project.Name, src.ub.Project.Version
 	if s != nil {
 		if err := s.apply(root, segFile, segRaw, n); err != nil {
 			return nil, err
 		}
 	}
 	return n, nil
+}
+
+// projectSource is where a project's sphinx-needs settings are read
+// from: the file at path (none when ""), decoded into ub (data is its
+// text; linkOrder and fieldOrder its link and field keys in file order).
+// A conf.py is read when it enables sphinx-needs; one whose
+// needs_from_toml names a ubproject.toml hands over to that file
+// (readTOML), and the source folder is then the conf.py's (srcdir).
+// confRaw is the text of the conf.py that holds Sphinx's own settings
+// beside a ubproject.toml.
+type projectSource struct {
+	path, srcdir          string
+	readTOML              bool
+	confRaw               []byte
+	ub                    ubFile
+	data                  []byte
+	linkOrder, fieldOrder []string
+}
+
+// confPy reads the conf.py at src.path (found, when locate has read it
+// already): its Sphinx settings into n, and either its sphinx-needs
+// settings or the ubproject.toml it hands over to.
+func (src *projectSource) confPy(root string, found *confPyNeeds, n *Project) error {
+	src.readTOML = false
+	cp, err := found, error(nil)
+	if cp == nil {
+		cp, err = readConfPyNeeds(src.path)
+	}
+	if cp != nil {
+		n.Suppress, n.ExcludePatterns, n.Extensions = cp.suppress, cp.exclude, cp.extensions
+	}
+	switch {
+	case err != nil:
+		return err
+	case cp == nil:
+		src.path = ""
+	case cp.toml != "":
+		if !cfgfile.Present(cp.toml) {
+			return &cfgfile.Error{File: src.path, Line: cp.tomlLine,
+				Msg: fmt.Sprintf("needs_from_toml names %s, which is not there: if your build generates it (some toolchains write it from a metamodel), generate it before running seg, or commit it; [needs] config in seg.toml can name it", filepath.Base(cp.toml))}
+		}
+		src.path, src.srcdir, src.readTOML = cp.toml, cp.dir, true
+		src.confRaw = cp.data
+	default:
+		src.ub, src.linkOrder, src.fieldOrder, src.data = cp.ub, cp.linkOrder, cp.fieldOrder, cp.data
+		n.File, n.Raw = src.path, src.data
+		n.SrcDir = cp.dir
+		n.setDocRoot(root, cp.dir)
+	}
+	return nil
+}
+
+// ubProject reads the ubproject.toml at src.path, its source folder, and
+// (unless a conf.py handed over to it) the Sphinx settings of the
+// conf.py in that folder.
+func (src *projectSource) ubProject(root string, n *Project) error {
+	var err error
+	if src.data, src.linkOrder, src.fieldOrder, err = decodeUBProject(src.path, &src.ub); err != nil {
+		return err
+	}
+	n.File, n.Raw = src.path, src.data
+	if src.srcdir == "" {
+		src.srcdir = filepath.Join(filepath.Dir(src.path), filepath.FromSlash(src.ub.Project.Srcdir))
+	}
+	n.SrcDir = src.srcdir
+	n.setDocRoot(root, src.srcdir)
+	if src.confRaw == nil {
+		// Read from ubproject.toml first: the conf.py beside it still
+		// holds Sphinx's own settings.
+		n.Suppress, n.ExcludePatterns, n.Extensions, src.confRaw, err = readSphinxSettings(filepath.Join(src.srcdir, "conf.py"))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // locate is the project file: seg.toml's [needs] config, else

@@ -104,66 +104,99 @@ func decodeUBProject(path string, ub *ubFile) (data []byte, linkOrder, fieldOrde
 // for none: sphinx-needs' defaults). linkOrder and fieldOrder are the keys
 // of [needs.links] and [needs.fields] in file order.
 func readUBProject(path string, data []byte, linkOrder, fieldOrder []string, ub *ubFile, n *Project) error {
-	fail := func(line int, format string, args ...any) error {
-		return &cfgfile.Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
+	r := ubReader{path: path, data: data, n: n}
 	un := &ub.Needs
-	if un.Types == nil {
-		for _, t := range DefaultTypes() {
-			n.AddType(t)
-		}
-	}
-	seen := map[string]bool{}
-	for i, t := range un.Types {
-		if t.Directive == nil || *t.Directive == "" {
-			return fail(cfgfile.NthLine(data, "types", i), "[needs] types: entry %d has no directive", i+1)
-		}
-		d := strings.ToLower(*t.Directive)
-		line := cfgfile.LineOfValue(data, "types", *t.Directive)
-		if !directiveRx.MatchString(d) {
-			return fail(line, "[needs] types: %q is not a directive name", *t.Directive)
-		}
-		if seen[d] {
-			return fail(line, "[needs] types: directive %q is defined twice", *t.Directive)
-		}
-		seen[d] = true
-		n.AddType(NeedType{Directive: d, Title: t.Title, Prefix: t.Prefix, Color: t.Color, Style: t.Style})
-	}
-
-	addLink := func(where string, i int, name string, l ubLink) error {
-		line := cfgfile.LineOfValue(data, where, name)
-		if name == "" {
-			return fail(cfgfile.NthLine(data, where, i), "[needs] %s: entry %d has no option", where, i+1)
-		}
-		if !optionRx.MatchString(name) {
-			return fail(line, "[needs] %s: %q is not an option name", where, name)
-		}
-		if o := strings.ToLower(name); o == "id" || slices.Contains(CoreOptions, o) {
-			return fail(line, "[needs] %s: %q is one of sphinx-needs' own options", where, name)
-		}
-		n.AddLink(LinkType{
-			Option: name, Incoming: l.Incoming, Outgoing: l.Outgoing,
-			Copy: l.Copy != nil && *l.Copy, AllowDead: l.AllowDeadLinks != nil && *l.AllowDeadLinks,
-		})
-		return nil
+	if err := r.types(un.Types); err != nil {
+		return err
 	}
 	for i, l := range un.ExtraLinks {
 		name := ""
 		if l.Option != nil {
 			name = *l.Option
 		}
-		if err := addLink("extra_links", i, name, l); err != nil {
+		if err := r.link("extra_links", i, name, l); err != nil {
 			return err
 		}
 	}
 	// sphinx-needs 8's [needs.links.NAME] tables, in file order.
 	for i, name := range linkOrder {
-		if err := addLink("links", i, name, un.Links[name]); err != nil {
+		if err := r.link("links", i, name, un.Links[name]); err != nil {
 			return err
 		}
 	}
+	if err := r.extraOptions(un.ExtraOptions); err != nil {
+		return err
+	}
+	if err := r.fields(fieldOrder, un.Fields); err != nil {
+		return err
+	}
+	return readIDs(path, data, un, n)
+}
 
-	for i, o := range un.ExtraOptions {
+// ubReader adds what a ubproject.toml (or conf.py) at path, whose text is
+// data, declares to n.
+type ubReader struct {
+	path string
+	data []byte
+	n    *Project
+}
+
+// fail is an error at line of the file.
+func (r ubReader) fail(line int, format string, args ...any) error {
+	return &cfgfile.Error{File: r.path, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// types adds the need types, sphinx-needs' defaults when none are set;
+// each needs a directive name of its own.
+func (r ubReader) types(types []ubType) error {
+	if types == nil {
+		for _, t := range DefaultTypes() {
+			r.n.AddType(t)
+		}
+	}
+	seen := map[string]bool{}
+	for i, t := range types {
+		if t.Directive == nil || *t.Directive == "" {
+			return r.fail(cfgfile.NthLine(r.data, "types", i), "[needs] types: entry %d has no directive", i+1)
+		}
+		d := strings.ToLower(*t.Directive)
+		line := cfgfile.LineOfValue(r.data, "types", *t.Directive)
+		if !directiveRx.MatchString(d) {
+			return r.fail(line, "[needs] types: %q is not a directive name", *t.Directive)
+		}
+		if seen[d] {
+			return r.fail(line, "[needs] types: directive %q is defined twice", *t.Directive)
+		}
+		seen[d] = true
+		r.n.AddType(NeedType{Directive: d, Title: t.Title, Prefix: t.Prefix, Color: t.Color, Style: t.Style})
+	}
+	return nil
+}
+
+// link adds the link type name, entry i of where (extra_links or links),
+// which must be an option name and not one of sphinx-needs' own.
+func (r ubReader) link(where string, i int, name string, l ubLink) error {
+	line := cfgfile.LineOfValue(r.data, where, name)
+	if name == "" {
+		return r.fail(cfgfile.NthLine(r.data, where, i), "[needs] %s: entry %d has no option", where, i+1)
+	}
+	if !optionRx.MatchString(name) {
+		return r.fail(line, "[needs] %s: %q is not an option name", where, name)
+	}
+	if o := strings.ToLower(name); o == "id" || slices.Contains(CoreOptions, o) {
+		return r.fail(line, "[needs] %s: %q is one of sphinx-needs' own options", where, name)
+	}
+	r.n.AddLink(LinkType{
+		Option: name, Incoming: l.Incoming, Outgoing: l.Outgoing,
+		Copy: l.Copy != nil && *l.Copy, AllowDead: l.AllowDeadLinks != nil && *l.AllowDeadLinks,
+	})
+	return nil
+}
+
+// extraOptions adds the extra_options entries: names, or tables with a
+// name (and nullable).
+func (r ubReader) extraOptions(opts []any) error {
+	for i, o := range opts {
 		name := ""
 		switch v := o.(type) {
 		case string:
@@ -172,27 +205,31 @@ func readUBProject(path string, data []byte, linkOrder, fieldOrder []string, ub 
 			name, _ = v["name"].(string)
 		}
 		if name == "" {
-			return fail(cfgfile.LineOfKey(data, "extra_options"), "[needs] extra_options: entry %d is neither a name nor a table with a name", i+1)
+			return r.fail(cfgfile.LineOfKey(r.data, "extra_options"), "[needs] extra_options: entry %d is neither a name nor a table with a name", i+1)
 		}
 		if !optionRx.MatchString(name) {
-			return fail(cfgfile.LineOfValue(data, "extra_options", name), "[needs] extra_options: %q is not an option name", name)
+			return r.fail(cfgfile.LineOfValue(r.data, "extra_options", name), "[needs] extra_options: %q is not an option name", name)
 		}
-		n.AddOption(name)
+		r.n.AddOption(name)
 		if t, ok := o.(map[string]any); ok && t["nullable"] == true {
-			n.SetNullable(name)
+			r.n.SetNullable(name)
 		}
 	}
-	for _, name := range fieldOrder {
-		if !optionRx.MatchString(name) {
-			return fail(cfgfile.LineOfValue(data, "fields", name), "[needs] fields: %q is not an option name", name)
-		}
-		n.AddOption(name)
-		if t, ok := un.Fields[name].(map[string]any); ok && t["nullable"] == true {
-			n.SetNullable(name)
-		}
-	}
+	return nil
+}
 
-	return readIDs(path, data, un, n)
+// fields adds the [needs.fields] options, in file order (order).
+func (r ubReader) fields(order []string, fields map[string]any) error {
+	for _, name := range order {
+		if !optionRx.MatchString(name) {
+			return r.fail(cfgfile.LineOfValue(r.data, "fields", name), "[needs] fields: %q is not an option name", name)
+		}
+		r.n.AddOption(name)
+		if t, ok := fields[name].(map[string]any); ok && t["nullable"] == true {
+			r.n.SetNullable(name)
+		}
+	}
+	return nil
 }
 
 // readIDs reads what shapes IDs and titles, the external needs and the

@@ -72,48 +72,72 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 	}
 	s.run()
 	b := &builder{s: s, cfg: cfg, f: f, sf: sf}
-	for _, d := range s.diags {
-		x := b.diag(d.code, sf.Span(d.start, d.end), "%s", d.msg)
-		x.Detail = d.detail
-		if d.related != nil {
-			x.Related = []diag.Related{{Span: sf.Span(d.related[0], d.related[1]), Message: "first given here"}}
-			x.Detail = "docutils and Sphinx reject a directive with a repeated option, so seg reads no node from it."
-		}
-	}
-	p, err := theParser()
-	var ast *astFile
-	if err == nil {
-		var pl *lexer.PeekingLexer
-		pl, err = lexer.Upgrade(s)
-		if err == nil {
-			ast, err = p.ParseFromLexer(pl)
-		}
-	}
+	b.scannerDiags()
+	ast, err := parseTokens(s)
 	if err != nil {
-		sp := source.At(sf.Whole())
-		var pe participle.Error
-		if errors.As(err, &pe) && pe.Position().Line > 0 {
-			sp = source.At(sf.Pos(pe.Position().Offset))
-		}
-		f.Diagnostics = append(f.Diagnostics, diag.Diagnostic{
-			Code: CodeInternal, Span: sp,
-			Message: "internal error in seg's parser: " + err.Error(),
-			Detail:  "This is a bug in seg, not a problem in the file; please report it with the file.",
-		})
+		f.Diagnostics = append(f.Diagnostics, grammarFailure(sf, err))
 	}
 	if ast != nil {
-		n := 0
-		for _, t := range s.toks {
-			if t.Type == tDirective {
-				n++
-			}
-		}
-		f.Nodes = make([]Node, 0, n)
-		b.opts = make([]Option, len(s.opts))
-		b.nodes(ast.Nodes, -1)
+		b.build(ast)
 	}
 	b.rejected()
 	return f
+}
+
+// scannerDiags adds the scanner's diagnostics to the file's.
+func (b *builder) scannerDiags() {
+	for _, d := range b.s.diags {
+		x := b.diag(d.code, b.sf.Span(d.start, d.end), "%s", d.msg)
+		x.Detail = d.detail
+		if d.related != nil {
+			x.Related = []diag.Related{{Span: b.sf.Span(d.related[0], d.related[1]), Message: "first given here"}}
+			x.Detail = "docutils and Sphinx reject a directive with a repeated option, so seg reads no node from it."
+		}
+	}
+}
+
+// parseTokens runs the grammar over the scanned tokens; the tree may be
+// partial when there is an error.
+func parseTokens(s *scanner) (*astFile, error) {
+	p, err := theParser()
+	if err != nil {
+		return nil, err
+	}
+	pl, err := lexer.Upgrade(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.ParseFromLexer(pl)
+}
+
+// grammarFailure is the diagnostic of an error of the grammar, at the
+// place it names, else on the whole file. The grammar accepts whatever
+// the scanner makes, so its error is a bug in seg, not in the file.
+func grammarFailure(sf *source.File, err error) diag.Diagnostic {
+	sp := source.At(sf.Whole())
+	var pe participle.Error
+	if errors.As(err, &pe) && pe.Position().Line > 0 {
+		sp = source.At(sf.Pos(pe.Position().Offset))
+	}
+	return diag.Diagnostic{
+		Code: CodeInternal, Span: sp,
+		Message: "internal error in seg's parser: " + err.Error(),
+		Detail:  "This is a bug in seg, not a problem in the file; please report it with the file.",
+	}
+}
+
+// build makes the file's nodes from the grammar's tree, with room for
+// one per directive token.
+func (b *builder) build(ast *astFile) {
+	n := 0
+	for _, t := range b.s.toks {
+		if t.Type == tDirective {
+			n++
+		}
+	}
+	b.f.Nodes = make([]Node, 0, n)
+	b.opts = make([]Option, len(b.s.opts))
+	b.nodes(ast.Nodes, -1)
 }
 
 // rejected reads the outcomes docutils rejects into File.Rejected, with
@@ -534,20 +558,49 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 	if nd.Kind == Instruction {
 		return // any option, no ID: postprocess reads it
 	}
+	c := nodeCheck{b: b, nd: nd, nameSpan: nameSpan, infos: infos}
+	c.optionNames()
+	c.id()
+	c.values()
+}
+
+// nodeCheck checks the options of one node: nameSpan is the span of its
+// directive's name, infos where each option is written.
+type nodeCheck struct {
+	b        *builder
+	nd       *Node
+	nameSpan source.Span
+	infos    []optInfo
+}
+
+// first is the index of the node's first option called name.
+func (c nodeCheck) first(name string) (int, bool) {
+	for i := range c.nd.Options {
+		if c.nd.Options[i].Name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// valueSpan is option i's value, or its name when it has none.
+func (c nodeCheck) valueSpan(i int) source.Span {
+	if c.nd.Options[i].Value == "" {
+		return c.infos[i].name
+	}
+	return c.b.span(c.infos[i].valStart, c.infos[i].valEnd)
+}
+
+// optionNames reports each option the node's kind (or sphinx-needs'
+// project, for a need) does not take, unless seg.toml allows it.
+func (c nodeCheck) optionNames() {
+	b, nd := c.b, c.nd
 	allowed := OptionsOf(nd.Kind)
 	if b.need != nil {
 		allowed = b.cfg.Needs.Options()
 	}
-	first := func(name string) (int, bool) {
-		for i := range nd.Options {
-			if nd.Options[i].Name == name {
-				return i, true
-			}
-		}
-		return 0, false
-	}
 	for i, o := range nd.Options {
-		info := infos[i]
+		info := c.infos[i]
 		if o.Name == "id" || b.cfg.ExtraOptions[o.Name] {
 			continue
 		}
@@ -568,10 +621,16 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 		d.Detail = fmt.Sprintf("%s takes %s. To allow another option (kept as an attribute), list it under extra_options in seg.toml.",
 			capitalize(diag.Article(nd.Kind.String())), optionList2(cands))
 	}
+}
 
-	if i, ok := first("id"); ok {
+// id sets the node's ID from its :id: and reports one that is missing,
+// empty or does not match the ID pattern, or a generated need ID that
+// does not match it.
+func (c nodeCheck) id() {
+	b, nd := c.b, c.nd
+	if i, ok := c.first("id"); ok {
 		nd.ID = nd.Options[i].Value
-		info := infos[i]
+		info := c.infos[i]
 		switch {
 		case nd.ID == "" && b.idOptional():
 		case nd.ID == "":
@@ -581,61 +640,64 @@ func (b *builder) check(nd *Node, nameSpan source.Span, infos []optInfo) {
 				nd.ID, b.idPattern())
 		}
 	} else if !b.idOptional() {
-		b.missing(CodeMissingID, nameSpan, nd.Directive, "id")
+		b.missing(CodeMissingID, c.nameSpan, nd.Directive, "id")
 	} else if nd.ID != "" && !b.validID(nd.ID) {
-		b.diag(CodeInvalidID, nameSpan, "generated id %q does not match %s", nd.ID, b.idPattern()).Detail =
+		b.diag(CodeInvalidID, c.nameSpan, "generated id %q does not match %s", nd.ID, b.idPattern()).Detail =
 			"sphinx-needs generates this ID (the type's prefix and a hash of the title) and refuses the need, as its ID does not match id_regex; give the need an :id:."
 	}
+}
 
-	// valueSpan is option i's value, or its name when it has none.
-	valueSpan := func(i int) source.Span {
-		if nd.Options[i].Value == "" {
-			return infos[i].name
-		}
-		return b.span(infos[i].valStart, infos[i].valEnd)
-	}
-	date := func(opt, detail string) {
-		if i, ok := first(opt); ok {
-			if v := nd.Options[i].Value; !validDate(v) {
-				b.diag(CodeInvalidDate, valueSpan(i), "invalid date %q in \":%s:\" (want YYYY-MM-DD)", v, opt).Detail = detail
-			}
-		}
-	}
-	need := func(opt string) {
-		if o := nd.Option(opt); o == nil {
-			b.missing(CodeMissingOption, nameSpan, nd.Kind.String(), opt)
-		} else if strings.TrimSpace(o.Value) == "" {
-			b.diag(CodeMissingOption, nameSpan, "%s has no \":%s:\"", nd.Kind, opt)
-		}
-	}
+// values reports what the node's kind requires of its options: those
+// it needs, dates, an outcome's result and a test's maximum age.
+func (c nodeCheck) values() {
+	b, nd := c.b, c.nd
 	switch nd.Kind {
 	case Outcome:
-		need("confirms")
-		need("result")
-		date("date", "An outcome whose date cannot be read counts as one that did not pass.")
-		if i, ok := first("result"); ok && nd.Options[i].Value != "" {
+		c.need("confirms")
+		c.need("result")
+		c.date("date", "An outcome whose date cannot be read counts as one that did not pass.")
+		if i, ok := c.first("result"); ok && nd.Options[i].Value != "" {
 			v := nd.Options[i].Value
 			if !contains(results, v) {
 				hint := ""
 				if s := diag.Closest(v, results); s != "" {
 					hint = fmt.Sprintf("; did you mean %q?", s)
 				}
-				b.diag(CodeInvalidResult, b.span(infos[i].valStart, infos[i].valEnd),
+				b.diag(CodeInvalidResult, b.span(c.infos[i].valStart, c.infos[i].valEnd),
 					"invalid result %q (want passed, failed, skipped or error%s)", v, hint).Detail =
 					"Results are lower-case words. An outcome without a valid result counts against every requirement its test verifies, and no waiver excuses it."
 			}
 		}
 	case Waiver:
-		need("excuses")
-		date("expires", "A waiver whose expiry date cannot be read excuses nothing.")
-		date("date", "A waiver whose date cannot be read excuses nothing.")
+		c.need("excuses")
+		c.date("expires", "A waiver whose expiry date cannot be read excuses nothing.")
+		c.date("date", "A waiver whose date cannot be read excuses nothing.")
 	case Test:
-		if i, ok := first("max-age"); ok {
+		if i, ok := c.first("max-age"); ok {
 			if v := nd.Options[i].Value; !ValidMaxAge(v) {
-				b.diag(CodeInvalidMaxAge, valueSpan(i), "invalid :max-age: %q (want a whole number of days, at least 1)", v).Detail =
+				b.diag(CodeInvalidMaxAge, c.valueSpan(i), "invalid :max-age: %q (want a whole number of days, at least 1)", v).Detail =
 					"No outcome of this test counts until its maximum age can be read (docs/revisions.md)."
 			}
 		}
+	}
+}
+
+// date reports option opt when it is not a date; detail says what that
+// costs.
+func (c nodeCheck) date(opt, detail string) {
+	if i, ok := c.first(opt); ok {
+		if v := c.nd.Options[i].Value; !validDate(v) {
+			c.b.diag(CodeInvalidDate, c.valueSpan(i), "invalid date %q in \":%s:\" (want YYYY-MM-DD)", v, opt).Detail = detail
+		}
+	}
+}
+
+// need reports option opt when it is missing or blank.
+func (c nodeCheck) need(opt string) {
+	if o := c.nd.Option(opt); o == nil {
+		c.b.missing(CodeMissingOption, c.nameSpan, c.nd.Kind.String(), opt)
+	} else if strings.TrimSpace(o.Value) == "" {
+		c.b.diag(CodeMissingOption, c.nameSpan, "%s has no \":%s:\"", c.nd.Kind, opt)
 	}
 }
 

@@ -132,8 +132,58 @@ func edgeText(e diff.Edge) string {
 // WriteDiffText writes a diff for a terminal: a headline and the
 // figures, then every change, regressions first.
 func WriteDiffText(w io.Writer, d *diff.Diff, colored bool) error {
-	st := newStyle(colored)
-	bw := bufio.NewWriter(w)
+	t := diffText{bw: bufio.NewWriter(w), st: newStyle(colored)}
+	t.head(d)
+	rq := d.Requirements
+	worse, other, newFailing := splitChanges(rq)
+	t.regressions(worse, newFailing)
+	if t.section("other status changes", len(other)) {
+		for _, c := range other {
+			t.change(c)
+		}
+	}
+	t.requirements("requirements added", rq.Added)
+	t.requirements("requirements removed", rq.Removed)
+	t.diagnostics("new diagnostics", d.Diagnostics.New)
+	t.diagnostics("fixed diagnostics", d.Diagnostics.Fixed)
+	t.links(d.Links)
+	t.nodes("nodes added", d.Nodes.Added)
+	t.nodes("nodes removed", d.Nodes.Removed)
+	t.nodes("text changed", d.Nodes.TextChanged)
+	if nc := notCompared(d); len(nc) > 0 {
+		fmt.Fprintf(t.bw, "\nnot compared: %s\n", strings.Join(nc, "; "))
+	}
+	return t.bw.Flush()
+}
+
+// splitChanges parts a diff's requirements into the status changes that
+// are worse, the other status changes, and the added requirements that
+// fail (each in the diff's order).
+func splitChanges(rq diff.RequirementDiff) (worse, other []diff.StatusChange, newFailing []diff.Requirement) {
+	for _, c := range rq.Changed {
+		if c.Worse {
+			worse = append(worse, c)
+		} else {
+			other = append(other, c)
+		}
+	}
+	for _, r := range rq.Added {
+		if r.Status == "failing" {
+			newFailing = append(newFailing, r)
+		}
+	}
+	return worse, other, newFailing
+}
+
+// diffText writes a diff for a terminal.
+type diffText struct {
+	bw *bufio.Writer
+	st style
+}
+
+// head writes the headline, the two sides and the figures.
+func (t diffText) head(d *diff.Diff) {
+	bw, st := t.bw, t.st
 	head := diffTitle(d)
 	if d.Worse > 0 {
 		head = st.bad(head)
@@ -153,108 +203,102 @@ func WriteDiffText(w io.Writer, d *diff.Diff, colored bool) error {
 	for _, f := range figures(d) {
 		fmt.Fprintf(bw, "  %-13s %6s → %-6s %s\n", f[0], f[1], f[2], signed(f[1], f[2]))
 	}
-	section := func(title string, n int) bool {
-		if n == 0 {
-			return false
-		}
-		fmt.Fprintf(bw, "\n%s (%d):\n", st.bold(title), n)
-		return true
+}
+
+// section writes the heading of a section of n lines; it writes nothing
+// and returns false when n is 0.
+func (t diffText) section(title string, n int) bool {
+	if n == 0 {
+		return false
 	}
-	reqLine := func(id, status, file string, line int, title string) {
-		fmt.Fprintf(bw, "  %s  %s  %s  %s\n", st.id(id), st.status(status), st.pos(fmt.Sprintf("%s:%d", file, line)), title)
+	fmt.Fprintf(t.bw, "\n%s (%d):\n", t.st.bold(title), n)
+	return true
+}
+
+// regressions writes the requirements that got worse and the new ones
+// that fail, each with its reasons.
+func (t diffText) regressions(worse []diff.StatusChange, newFailing []diff.Requirement) {
+	if !t.section("got worse", len(worse)+len(newFailing)) {
+		return
 	}
-	rq := d.Requirements
-	var worse, other []diff.StatusChange
-	for _, c := range rq.Changed {
-		if c.Worse {
-			worse = append(worse, c)
-		} else {
-			other = append(other, c)
-		}
+	for _, c := range worse {
+		t.change(c)
+		t.reasons(c.Reasons)
 	}
-	var newFailing []diff.Requirement
-	for _, r := range rq.Added {
-		if r.Status == "failing" {
-			newFailing = append(newFailing, r)
-		}
+	for _, r := range newFailing {
+		fmt.Fprintf(t.bw, "  %s  new, %s  %s  %s\n", t.st.id(r.ID), t.st.status(r.Status), t.st.pos(fmt.Sprintf("%s:%d", r.File, r.Line)), r.Title)
+		t.reasons(r.Reasons)
 	}
-	if section("got worse", len(worse)+len(newFailing)) {
-		for _, c := range worse {
-			fmt.Fprintf(bw, "  %s  %s → %s  %s  %s\n", st.id(c.ID), c.From, st.status(c.To), st.pos(fmt.Sprintf("%s:%d", c.File, c.Line)), c.Title)
-			for _, r := range c.Reasons {
-				fmt.Fprintf(bw, "      %s: %s [%s]\n", st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
-			}
-		}
-		for _, r := range newFailing {
-			fmt.Fprintf(bw, "  %s  new, %s  %s  %s\n", st.id(r.ID), st.status(r.Status), st.pos(fmt.Sprintf("%s:%d", r.File, r.Line)), r.Title)
-			for _, x := range r.Reasons {
-				fmt.Fprintf(bw, "      %s: %s [%s]\n", st.pos(at(x.File, x.Line, x.Column)), x.Message, x.Code)
-			}
-		}
+}
+
+// change writes a requirement whose status changed.
+func (t diffText) change(c diff.StatusChange) {
+	st := t.st
+	fmt.Fprintf(t.bw, "  %s  %s → %s  %s  %s\n", st.id(c.ID), c.From, st.status(c.To), st.pos(fmt.Sprintf("%s:%d", c.File, c.Line)), c.Title)
+}
+
+// reasons writes a requirement's reasons, under it.
+func (t diffText) reasons(rs []diff.Reason) {
+	for _, r := range rs {
+		fmt.Fprintf(t.bw, "      %s: %s [%s]\n", t.st.pos(at(r.File, r.Line, r.Column)), r.Message, r.Code)
 	}
-	if section("other status changes", len(other)) {
-		for _, c := range other {
-			fmt.Fprintf(bw, "  %s  %s → %s  %s  %s\n", st.id(c.ID), c.From, st.status(c.To), st.pos(fmt.Sprintf("%s:%d", c.File, c.Line)), c.Title)
-		}
+}
+
+// requirements writes a section of requirements added or removed.
+func (t diffText) requirements(title string, rs []diff.Requirement) {
+	if !t.section(title, len(rs)) {
+		return
 	}
-	if section("requirements added", len(rq.Added)) {
-		for _, r := range rq.Added {
-			reqLine(r.ID, statusOr(r), r.File, r.Line, r.Title)
-		}
+	st := t.st
+	for _, r := range rs {
+		fmt.Fprintf(t.bw, "  %s  %s  %s  %s\n", st.id(r.ID), st.status(statusOr(r)), st.pos(fmt.Sprintf("%s:%d", r.File, r.Line)), r.Title)
 	}
-	if section("requirements removed", len(rq.Removed)) {
-		for _, r := range rq.Removed {
-			reqLine(r.ID, statusOr(r), r.File, r.Line, r.Title)
-		}
+}
+
+// diagnostics writes a section of diagnostics new or fixed.
+func (t diffText) diagnostics(title string, ds []diff.Diagnostic) {
+	if !t.section(title, len(ds)) {
+		return
 	}
-	diagLine := func(x diff.Diagnostic) {
-		fmt.Fprintf(bw, "  %s: %s: %s [%s]\n", st.pos(at(x.File, x.Line, x.Column)), st.severity(x.Severity), x.Message, x.Code)
+	st := t.st
+	for _, x := range ds {
+		fmt.Fprintf(t.bw, "  %s: %s: %s [%s]\n", st.pos(at(x.File, x.Line, x.Column)), st.severity(x.Severity), x.Message, x.Code)
 	}
-	if section("new diagnostics", len(d.Diagnostics.New)) {
-		for _, x := range d.Diagnostics.New {
-			diagLine(x)
-		}
-	}
-	if section("fixed diagnostics", len(d.Diagnostics.Fixed)) {
-		for _, x := range d.Diagnostics.Fixed {
-			diagLine(x)
-		}
-	}
-	edgeLine := func(e diff.Edge, extra string) {
-		fmt.Fprintf(bw, "  %s%s  %s\n", edgeText(e), extra, st.pos(fmt.Sprintf("%s:%d", e.File, e.Line)))
-	}
-	if section("links added", len(d.Links.Added)) {
-		for _, e := range d.Links.Added {
-			edgeLine(e, "")
+}
+
+// links writes the links added, removed, and those whose state changed.
+func (t diffText) links(l diff.LinkDiff) {
+	if t.section("links added", len(l.Added)) {
+		for _, e := range l.Added {
+			t.edge(e, "")
 		}
 	}
-	if section("links removed", len(d.Links.Removed)) {
-		for _, e := range d.Links.Removed {
-			edgeLine(e, "")
+	if t.section("links removed", len(l.Removed)) {
+		for _, e := range l.Removed {
+			t.edge(e, "")
 		}
 	}
-	if section("link states changed", len(d.Links.Changed)) {
-		for _, e := range d.Links.Changed {
-			edgeLine(diff.Edge{Type: e.Type, From: e.Edge.From, To: e.To, File: e.File, Line: e.Line}, fmt.Sprintf(": %s → %s", e.From, e.State))
+	if t.section("link states changed", len(l.Changed)) {
+		for _, e := range l.Changed {
+			t.edge(diff.Edge{Type: e.Type, From: e.Edge.From, To: e.To, File: e.File, Line: e.Line}, fmt.Sprintf(": %s → %s", e.From, e.State))
 		}
 	}
-	nodeLine := func(n diff.Node) {
-		fmt.Fprintf(bw, "  %s  %s  %s  %s\n", st.id(n.ID), n.Kind, st.pos(fmt.Sprintf("%s:%d", n.File, n.Line)), n.Title)
+}
+
+// edge writes a link, extra after it, and where it is written.
+func (t diffText) edge(e diff.Edge, extra string) {
+	fmt.Fprintf(t.bw, "  %s%s  %s\n", edgeText(e), extra, t.st.pos(fmt.Sprintf("%s:%d", e.File, e.Line)))
+}
+
+// nodes writes a section of nodes added, removed or with new text.
+func (t diffText) nodes(title string, ns []diff.Node) {
+	if !t.section(title, len(ns)) {
+		return
 	}
-	for _, s := range []struct {
-		title string
-		nodes []diff.Node
-	}{{"nodes added", d.Nodes.Added}, {"nodes removed", d.Nodes.Removed}, {"text changed", d.Nodes.TextChanged}} {
-		if section(s.title, len(s.nodes)) {
-			for _, n := range s.nodes {
-				nodeLine(n)
-			}
-		}
+	st := t.st
+	for _, n := range ns {
+		fmt.Fprintf(t.bw, "  %s  %s  %s  %s\n", st.id(n.ID), n.Kind, st.pos(fmt.Sprintf("%s:%d", n.File, n.Line)), n.Title)
 	}
-	if nc := notCompared(d); len(nc) > 0 {
-		fmt.Fprintf(bw, "\nnot compared: %s\n", strings.Join(nc, "; "))
-	}
-	return bw.Flush()
 }
 
 func statusOr(r diff.Requirement) string {
@@ -285,151 +329,200 @@ type mdTable struct {
 // blocks, and past about 60,000 characters rows are left out with a note
 // (GitHub refuses longer comments).
 func WriteDiffMarkdown(w io.Writer, d *diff.Diff) error {
-	var b strings.Builder
-	lines := 0
-	emit := func(s string) {
-		b.WriteString(s)
-		b.WriteByte('\n')
-		lines += strings.Count(s, "\n") + 1
+	var m mdComment
+	m.head(d)
+	left := 0 // rows left out past the size limit
+	for _, t := range diffTables(d) {
+		left += m.table(t)
 	}
+	if nc := notCompared(d); len(nc) > 0 {
+		m.emit("")
+		m.emit("Not compared: " + mdEscape(strings.Join(nc, "; ")) + ".")
+	}
+	if left > 0 {
+		m.emit("")
+		m.emit(fmt.Sprintf("%d more rows are left out to keep this comment within GitHub's size limit; run `seg diff` to see them all.", left))
+	}
+	_, err := io.WriteString(w, m.b.String())
+	return err
+}
+
+// mdComment is a Markdown comment being written, and its lines so far.
+type mdComment struct {
+	b     strings.Builder
+	lines int
+}
+
+// emit writes s and a line end.
+func (m *mdComment) emit(s string) {
+	m.b.WriteString(s)
+	m.b.WriteByte('\n')
+	m.lines += strings.Count(s, "\n") + 1
+}
+
+// head writes the headline, the two sides and the table of figures.
+func (m *mdComment) head(d *diff.Diff) {
 	icon := "✅"
 	if d.Worse > 0 {
 		icon = "❌"
 	}
-	emit(fmt.Sprintf("### %s seg trace diff: %s", icon, diffTitle(d)))
-	emit("")
+	m.emit(fmt.Sprintf("### %s seg trace diff: %s", icon, diffTitle(d)))
+	m.emit("")
 	when := ""
 	if d.Head.At != "" {
 		when = ", evaluated at " + d.Head.At
 	}
-	emit(fmt.Sprintf("Base %s, head %s%s.", mdCode(sideName(d.Base)), mdCode(sideName(d.Head)), when))
-	emit("")
-	emit("| | base | head | change |")
-	emit("|---|--:|--:|--:|")
+	m.emit(fmt.Sprintf("Base %s, head %s%s.", mdCode(sideName(d.Base)), mdCode(sideName(d.Head)), when))
+	m.emit("")
+	m.emit("| | base | head | change |")
+	m.emit("|---|--:|--:|--:|")
 	for _, f := range figures(d) {
-		emit(fmt.Sprintf("| %s | %s | %s | %s |", f[0], f[1], f[2], signed(f[1], f[2])))
+		m.emit(fmt.Sprintf("| %s | %s | %s | %s |", f[0], f[1], f[2], signed(f[1], f[2])))
 	}
+}
 
-	pos := func(file string, line int) string { return mdEscape(fmt.Sprintf("%s:%d", file, line)) }
-	req := func(id, title string) string {
-		s := "`" + strings.ReplaceAll(id, "`", "'") + "`"
-		if title != "" {
-			s += " " + mdEscape(title)
-		}
-		return s
+// table writes t, if it has rows, with as many rows open as the comment's
+// first MarkdownLines lines hold and the rest in a <details> block; it
+// returns how many rows it left out to keep within markdownLimit.
+func (m *mdComment) table(t mdTable) (left int) {
+	if len(t.rows) == 0 {
+		return 0
 	}
-	reasonText := func(rs []diff.Reason) string {
-		if len(rs) == 0 {
-			return ""
+	m.emit("")
+	m.emit(fmt.Sprintf("#### %s (%d)", t.title, len(t.rows)))
+	m.emit("")
+	// Open rows while the comment is within MarkdownLines (a table
+	// needs its header, 2 lines, and the blank line after it).
+	open := min(len(t.rows), max(0, MarkdownLines-m.lines-3))
+	if open > 0 {
+		m.emit(t.header)
+		for _, r := range t.rows[:open] {
+			m.emit(r)
 		}
-		s := pos(rs[0].File, rs[0].Line) + ": " + mdEscape(rs[0].Message) + " `" + rs[0].Code + "`"
-		if len(rs) > 1 {
-			s += fmt.Sprintf(" (+%d more)", len(rs)-1)
-		}
-		return s
 	}
-	var tables []mdTable
+	rest := t.rows[open:]
+	if len(rest) == 0 {
+		return 0
+	}
+	if open > 0 {
+		m.emit("")
+	}
+	summary := fmt.Sprintf("%d more", len(rest))
+	if open == 0 {
+		summary = fmt.Sprintf("Show %d", len(rest))
+	}
+	m.emit("<details><summary>" + summary + "</summary>")
+	m.emit("")
+	m.emit(t.header)
+	for i, r := range rest {
+		if m.b.Len()+len(r) > markdownLimit {
+			left = len(rest) - i
+			break
+		}
+		m.emit(r)
+	}
+	m.emit("")
+	m.emit("</details>")
+	return left
+}
+
+// diffTables are the tables of a Markdown diff, in the order they are
+// written (empty ones too).
+func diffTables(d *diff.Diff) []mdTable {
 	rq := d.Requirements
-	worse := mdTable{title: "Got worse", header: "| requirement | was | now | where | first reason |\n|---|---|---|---|---|"}
-	other := mdTable{title: "Other status changes", header: "| requirement | was | now | where |\n|---|---|---|---|"}
-	for _, c := range rq.Changed {
-		if c.Worse {
-			worse.rows = append(worse.rows, fmt.Sprintf("| %s | %s | **%s** | %s | %s |", req(c.ID, c.Title), c.From, c.To, pos(c.File, c.Line), reasonText(c.Reasons)))
-		} else {
-			other.rows = append(other.rows, fmt.Sprintf("| %s | %s | %s | %s |", req(c.ID, c.Title), c.From, c.To, pos(c.File, c.Line)))
-		}
-	}
-	for _, r := range rq.Added {
-		if r.Status == "failing" {
-			worse.rows = append(worse.rows, fmt.Sprintf("| %s | (new) | **%s** | %s | %s |", req(r.ID, r.Title), r.Status, pos(r.File, r.Line), reasonText(r.Reasons)))
-		}
-	}
-	reqTable := func(title string, rs []diff.Requirement) mdTable {
-		t := mdTable{title: title, header: "| requirement | status | where |\n|---|---|---|"}
-		for _, r := range rs {
-			t.rows = append(t.rows, fmt.Sprintf("| %s | %s | %s |", req(r.ID, r.Title), statusOr(r), pos(r.File, r.Line)))
-		}
-		return t
-	}
-	diagTable := func(title string, ds []diff.Diagnostic) mdTable {
-		t := mdTable{title: title, header: "| where | severity | message | code |\n|---|---|---|---|"}
-		for _, x := range ds {
-			t.rows = append(t.rows, fmt.Sprintf("| %s | %s | %s | `%s` |", mdEscape(at(x.File, x.Line, x.Column)), x.Severity, mdEscape(x.Message), x.Code))
-		}
-		return t
-	}
-	edgeTable := func(title string, es []diff.Edge) mdTable {
-		t := mdTable{title: title, header: "| link | state | where |\n|---|---|---|"}
-		for _, e := range es {
-			t.rows = append(t.rows, fmt.Sprintf("| %s %s %s | %s | %s |", req(e.From, ""), e.Type, req(e.To, ""), e.State, pos(e.File, e.Line)))
-		}
-		return t
-	}
-	changed := mdTable{title: "Link states changed", header: "| link | was | now | where |\n|---|---|---|---|"}
-	for _, e := range d.Links.Changed {
-		changed.rows = append(changed.rows, fmt.Sprintf("| %s %s %s | %s | %s | %s |", req(e.Edge.From, ""), e.Type, req(e.To, ""), e.From, e.State, pos(e.File, e.Line)))
-	}
-	nodeTable := func(title string, ns []diff.Node) mdTable {
-		t := mdTable{title: title, header: "| node | kind | where |\n|---|---|---|"}
-		for _, n := range ns {
-			t.rows = append(t.rows, fmt.Sprintf("| %s | %s | %s |", req(n.ID, n.Title), n.Kind, pos(n.File, n.Line)))
-		}
-		return t
-	}
-	tables = append(tables, worse, other, reqTable("Requirements added", rq.Added), reqTable("Requirements removed", rq.Removed),
-		diagTable("New diagnostics", d.Diagnostics.New), diagTable("Fixed diagnostics", d.Diagnostics.Fixed),
-		edgeTable("Links added", d.Links.Added), edgeTable("Links removed", d.Links.Removed), changed,
-		nodeTable("Text changed", d.Nodes.TextChanged), nodeTable("Nodes added", d.Nodes.Added), nodeTable("Nodes removed", d.Nodes.Removed))
+	worse, other := statusTables(rq)
+	return []mdTable{worse, other, mdRequirements("Requirements added", rq.Added), mdRequirements("Requirements removed", rq.Removed),
+		mdDiagnostics("New diagnostics", d.Diagnostics.New), mdDiagnostics("Fixed diagnostics", d.Diagnostics.Fixed),
+		mdEdges("Links added", d.Links.Added), mdEdges("Links removed", d.Links.Removed), mdEdgeChanges(d.Links.Changed),
+		mdNodes("Text changed", d.Nodes.TextChanged), mdNodes("Nodes added", d.Nodes.Added), mdNodes("Nodes removed", d.Nodes.Removed)}
+}
 
-	left := 0 // rows left out past the size limit
-	for _, t := range tables {
-		if len(t.rows) == 0 {
-			continue
-		}
-		emit("")
-		emit(fmt.Sprintf("#### %s (%d)", t.title, len(t.rows)))
-		emit("")
-		// Open rows while the comment is within MarkdownLines (a table
-		// needs its header, 2 lines, and the blank line after it).
-		open := min(len(t.rows), max(0, MarkdownLines-lines-3))
-		if open > 0 {
-			emit(t.header)
-			for _, r := range t.rows[:open] {
-				emit(r)
-			}
-		}
-		if rest := t.rows[open:]; len(rest) > 0 {
-			if open > 0 {
-				emit("")
-			}
-			summary := fmt.Sprintf("%d more", len(rest))
-			if open == 0 {
-				summary = fmt.Sprintf("Show %d", len(rest))
-			}
-			emit("<details><summary>" + summary + "</summary>")
-			emit("")
-			emit(t.header)
-			for i, r := range rest {
-				if b.Len()+len(r) > markdownLimit {
-					left += len(rest) - i
-					break
-				}
-				emit(r)
-			}
-			emit("")
-			emit("</details>")
-		}
+// statusTables are the table of requirements that got worse (new failing
+// ones among them) and the table of other status changes.
+func statusTables(rq diff.RequirementDiff) (worse, other mdTable) {
+	worse = mdTable{title: "Got worse", header: "| requirement | was | now | where | first reason |\n|---|---|---|---|---|"}
+	other = mdTable{title: "Other status changes", header: "| requirement | was | now | where |\n|---|---|---|---|"}
+	worseChanges, otherChanges, newFailing := splitChanges(rq)
+	for _, c := range worseChanges {
+		worse.rows = append(worse.rows, fmt.Sprintf("| %s | %s | **%s** | %s | %s |", mdRequirement(c.ID, c.Title), c.From, c.To, mdPos(c.File, c.Line), mdReasons(c.Reasons)))
 	}
-	if nc := notCompared(d); len(nc) > 0 {
-		emit("")
-		emit("Not compared: " + mdEscape(strings.Join(nc, "; ")) + ".")
+	for _, r := range newFailing {
+		worse.rows = append(worse.rows, fmt.Sprintf("| %s | (new) | **%s** | %s | %s |", mdRequirement(r.ID, r.Title), r.Status, mdPos(r.File, r.Line), mdReasons(r.Reasons)))
 	}
-	if left > 0 {
-		emit("")
-		emit(fmt.Sprintf("%d more rows are left out to keep this comment within GitHub's size limit; run `seg diff` to see them all.", left))
+	for _, c := range otherChanges {
+		other.rows = append(other.rows, fmt.Sprintf("| %s | %s | %s | %s |", mdRequirement(c.ID, c.Title), c.From, c.To, mdPos(c.File, c.Line)))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return worse, other
+}
+
+// mdRequirements is a table of requirements added or removed.
+func mdRequirements(title string, rs []diff.Requirement) mdTable {
+	t := mdTable{title: title, header: "| requirement | status | where |\n|---|---|---|"}
+	for _, r := range rs {
+		t.rows = append(t.rows, fmt.Sprintf("| %s | %s | %s |", mdRequirement(r.ID, r.Title), statusOr(r), mdPos(r.File, r.Line)))
+	}
+	return t
+}
+
+// mdDiagnostics is a table of diagnostics new or fixed.
+func mdDiagnostics(title string, ds []diff.Diagnostic) mdTable {
+	t := mdTable{title: title, header: "| where | severity | message | code |\n|---|---|---|---|"}
+	for _, x := range ds {
+		t.rows = append(t.rows, fmt.Sprintf("| %s | %s | %s | `%s` |", mdEscape(at(x.File, x.Line, x.Column)), x.Severity, mdEscape(x.Message), x.Code))
+	}
+	return t
+}
+
+// mdEdges is a table of links added or removed.
+func mdEdges(title string, es []diff.Edge) mdTable {
+	t := mdTable{title: title, header: "| link | state | where |\n|---|---|---|"}
+	for _, e := range es {
+		t.rows = append(t.rows, fmt.Sprintf("| %s %s %s | %s | %s |", mdRequirement(e.From, ""), e.Type, mdRequirement(e.To, ""), e.State, mdPos(e.File, e.Line)))
+	}
+	return t
+}
+
+// mdEdgeChanges is the table of links whose state changed.
+func mdEdgeChanges(es []diff.EdgeChange) mdTable {
+	t := mdTable{title: "Link states changed", header: "| link | was | now | where |\n|---|---|---|---|"}
+	for _, e := range es {
+		t.rows = append(t.rows, fmt.Sprintf("| %s %s %s | %s | %s | %s |", mdRequirement(e.Edge.From, ""), e.Type, mdRequirement(e.To, ""), e.From, e.State, mdPos(e.File, e.Line)))
+	}
+	return t
+}
+
+// mdNodes is a table of nodes added, removed or with new text.
+func mdNodes(title string, ns []diff.Node) mdTable {
+	t := mdTable{title: title, header: "| node | kind | where |\n|---|---|---|"}
+	for _, n := range ns {
+		t.rows = append(t.rows, fmt.Sprintf("| %s | %s | %s |", mdRequirement(n.ID, n.Title), n.Kind, mdPos(n.File, n.Line)))
+	}
+	return t
+}
+
+// mdPos is file:line, escaped for Markdown.
+func mdPos(file string, line int) string { return mdEscape(fmt.Sprintf("%s:%d", file, line)) }
+
+// mdRequirement is a node's ID as code, then its title, if any.
+func mdRequirement(id, title string) string {
+	s := mdCode(id)
+	if title != "" {
+		s += " " + mdEscape(title)
+	}
+	return s
+}
+
+// mdReasons is the first of a requirement's reasons and how many more
+// there are.
+func mdReasons(rs []diff.Reason) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	s := mdPos(rs[0].File, rs[0].Line) + ": " + mdEscape(rs[0].Message) + " `" + rs[0].Code + "`"
+	if len(rs) > 1 {
+		s += fmt.Sprintf(" (+%d more)", len(rs)-1)
+	}
+	return s
 }
 
 // mdCode is s as inline code.

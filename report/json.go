@@ -181,38 +181,46 @@ var stdJSON = false
 // so a large report never sits in memory twice; the bytes are the same as
 // a json.Encoder with two-space indentation and no HTML escaping writes.
 func encode(w io.Writer, v any) error {
-	if stdJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer {
 		rv = rv.Elem()
 	}
-	if rv.Kind() != reflect.Struct {
+	if stdJSON || rv.Kind() != reflect.Struct {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		return enc.Encode(v)
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	var a jsonAppender
-	part := func(x reflect.Value, prefix string) error {
-		a.buf = a.buf[:0]
-		a.value(x, prefix)
-		if a.err != nil {
-			return a.err
+	fields := topFields(rv)
+	if len(fields) == 0 {
+		bw.WriteString("{}\n")
+		return bw.Flush()
+	}
+	e := streamEncoder{bw: bw}
+	bw.WriteString("{\n")
+	for i, f := range fields {
+		if err := e.field(f); err != nil {
+			return err
 		}
-		bw.Write(a.buf)
-		return nil
+		if i < len(fields)-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
 	}
-	type field struct {
-		name string
-		v    reflect.Value
-	}
-	var fields []field
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// topField is a field of the document written by encode.
+type topField struct {
+	name string
+	v    reflect.Value
+}
+
+// topFields are the fields of the struct rv that encoding/json writes.
+func topFields(rv reflect.Value) []topField {
+	var fields []topField
 	t := rv.Type()
 	for i := range t.NumField() {
 		sf := t.Field(i)
@@ -230,41 +238,57 @@ func encode(w io.Writer, v any) error {
 		if strings.Contains(opts, "omitempty") && emptyJSON(fv) {
 			continue
 		}
-		fields = append(fields, field{name, fv})
+		fields = append(fields, topField{name, fv})
 	}
-	if len(fields) == 0 {
-		bw.WriteString("{}\n")
-		return bw.Flush()
+	return fields
+}
+
+// streamEncoder writes a document's fields, and the elements of its
+// arrays, one by one through an appender whose buffer is reused.
+type streamEncoder struct {
+	bw *bufio.Writer
+	a  jsonAppender
+}
+
+// field writes one field of the document, less the comma and line end
+// after it.
+func (e *streamEncoder) field(f topField) error {
+	key, _ := json.Marshal(f.name)
+	e.bw.WriteString("  ")
+	e.bw.Write(key)
+	e.bw.WriteString(": ")
+	if f.v.Kind() == reflect.Slice && !f.v.IsNil() && f.v.Len() > 0 {
+		return e.array(f.v)
 	}
-	bw.WriteString("{\n")
-	for i, f := range fields {
-		key, _ := json.Marshal(f.name)
-		bw.WriteString("  ")
-		bw.Write(key)
-		bw.WriteString(": ")
-		if f.v.Kind() == reflect.Slice && !f.v.IsNil() && f.v.Len() > 0 {
-			bw.WriteString("[\n")
-			for j := range f.v.Len() {
-				bw.WriteString("    ")
-				if err := part(f.v.Index(j), "    "); err != nil {
-					return err
-				}
-				if j < f.v.Len()-1 {
-					bw.WriteByte(',')
-				}
-				bw.WriteByte('\n')
-			}
-			bw.WriteString("  ]")
-		} else if err := part(f.v, "  "); err != nil {
+	return e.part(f.v, "  ")
+}
+
+// array writes a non-empty top-level array an element at a time.
+func (e *streamEncoder) array(v reflect.Value) error {
+	e.bw.WriteString("[\n")
+	for j := range v.Len() {
+		e.bw.WriteString("    ")
+		if err := e.part(v.Index(j), "    "); err != nil {
 			return err
 		}
-		if i < len(fields)-1 {
-			bw.WriteByte(',')
+		if j < v.Len()-1 {
+			e.bw.WriteByte(',')
 		}
-		bw.WriteByte('\n')
+		e.bw.WriteByte('\n')
 	}
-	bw.WriteString("}\n")
-	return bw.Flush()
+	e.bw.WriteString("  ]")
+	return nil
+}
+
+// part writes x, whose first line is already indented by prefix.
+func (e *streamEncoder) part(x reflect.Value, prefix string) error {
+	e.a.buf = e.a.buf[:0]
+	e.a.value(x, prefix)
+	if e.a.err != nil {
+		return e.a.err
+	}
+	e.bw.Write(e.a.buf)
+	return nil
 }
 
 // emptyJSON is encoding/json's notion of an empty value for omitempty.

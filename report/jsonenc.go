@@ -148,66 +148,78 @@ func (a *jsonAppender) value(v reflect.Value, prefix string) {
 		}
 		a.value(v.Elem(), prefix)
 	case reflect.Slice:
-		if v.IsNil() {
-			a.buf = append(a.buf, "null"...)
-			return
-		}
-		if t.Elem().Kind() == reflect.Uint8 {
-			a.std(v, prefix)
-			return
-		}
-		n := v.Len()
-		if n == 0 {
-			a.buf = append(a.buf, "[]"...)
-			return
-		}
-		inner := prefix + "  "
-		a.buf = append(a.buf, '[')
-		for i := range n {
-			if i > 0 {
-				a.buf = append(a.buf, ',')
-			}
-			a.buf = append(a.buf, '\n')
-			a.buf = append(a.buf, inner...)
-			a.value(v.Index(i), inner)
-		}
-		a.buf = append(a.buf, '\n')
-		a.buf = append(a.buf, prefix...)
-		a.buf = append(a.buf, ']')
+		a.slice(v, prefix)
 	case reflect.Struct:
-		s := structInfo(t)
-		if s.std {
-			a.std(v, prefix)
-			return
-		}
-		inner := prefix + "  "
-		open := false
-		for _, f := range s.fields {
-			fv := v.Field(f.index)
-			if f.omitEmpty && emptyJSON(fv) {
-				continue
-			}
-			if open {
-				a.buf = append(a.buf, ',')
-			} else {
-				a.buf = append(a.buf, '{')
-				open = true
-			}
-			a.buf = append(a.buf, '\n')
-			a.buf = append(a.buf, inner...)
-			a.buf = append(a.buf, f.key...)
-			a.value(fv, inner)
-		}
-		if !open {
-			a.buf = append(a.buf, "{}"...)
-			return
-		}
-		a.buf = append(a.buf, '\n')
-		a.buf = append(a.buf, prefix...)
-		a.buf = append(a.buf, '}')
+		a.object(v, prefix)
 	default:
 		a.std(v, prefix)
 	}
+}
+
+// slice appends the slice v, whose first line is already indented by
+// prefix.
+func (a *jsonAppender) slice(v reflect.Value, prefix string) {
+	if v.IsNil() {
+		a.buf = append(a.buf, "null"...)
+		return
+	}
+	if v.Type().Elem().Kind() == reflect.Uint8 {
+		a.std(v, prefix)
+		return
+	}
+	n := v.Len()
+	if n == 0 {
+		a.buf = append(a.buf, "[]"...)
+		return
+	}
+	inner := prefix + "  "
+	a.buf = append(a.buf, '[')
+	for i := range n {
+		if i > 0 {
+			a.buf = append(a.buf, ',')
+		}
+		a.buf = append(a.buf, '\n')
+		a.buf = append(a.buf, inner...)
+		a.value(v.Index(i), inner)
+	}
+	a.buf = append(a.buf, '\n')
+	a.buf = append(a.buf, prefix...)
+	a.buf = append(a.buf, ']')
+}
+
+// object appends the struct v, whose first line is already indented by
+// prefix.
+func (a *jsonAppender) object(v reflect.Value, prefix string) {
+	s := structInfo(v.Type())
+	if s.std {
+		a.std(v, prefix)
+		return
+	}
+	inner := prefix + "  "
+	open := false
+	for _, f := range s.fields {
+		fv := v.Field(f.index)
+		if f.omitEmpty && emptyJSON(fv) {
+			continue
+		}
+		if open {
+			a.buf = append(a.buf, ',')
+		} else {
+			a.buf = append(a.buf, '{')
+			open = true
+		}
+		a.buf = append(a.buf, '\n')
+		a.buf = append(a.buf, inner...)
+		a.buf = append(a.buf, f.key...)
+		a.value(fv, inner)
+	}
+	if !open {
+		a.buf = append(a.buf, "{}"...)
+		return
+	}
+	a.buf = append(a.buf, '\n')
+	a.buf = append(a.buf, prefix...)
+	a.buf = append(a.buf, '}')
 }
 
 // std appends v as encoding/json writes it.

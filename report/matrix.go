@@ -265,108 +265,19 @@ func escapePath(p string) string {
 // BuildMatrix renders the evidence of every requirement of a check as
 // matrix rows.
 func BuildMatrix(c *check.Check, opt MatrixOptions) *Matrix {
-	lk := linker{template: opt.LinkTemplate, escaped: map[string]string{}}
-	wh := whereOf(c)
+	mb := &matrixBuilder{c: c, lk: linker{template: opt.LinkTemplate, escaped: map[string]string{}}, wh: whereOf(c)}
 	n := c.Counts()
 	m := &Matrix{Schema: MatrixSchema, At: Date(c.At), Rows: []MatrixRow{},
 		Diagnostics: DiagnosticCount{Errors: n.Errors, Warnings: n.Warnings}}
 	byKind := map[string]*KindCoverage{}
-	link := func(node *graph.Node, state string) MatrixLink {
-		p := wh.at(node.Pos())
-		return MatrixLink{ID: node.ID(), Title: node.Title(), State: state, Verdict: verdictOf(c, node), File: p.Filename, Line: p.Line, URL: lk.url(p.Filename, p.Line, p.Column)}
-	}
-	seen := func(ls []MatrixLink, l evaluate.Link) bool {
-		return slices.ContainsFunc(ls, func(m MatrixLink) bool { return m.ID == l.Node.ID() && m.State == l.Edge.State().String() })
-	}
-	links := func(ls []evaluate.Link) []MatrixLink {
-		out := make([]MatrixLink, 0, len(ls))
-		for _, l := range ls {
-			if !seen(out, l) {
-				out = append(out, link(l.Node, l.Edge.State().String()))
-			}
-		}
-		return out
-	}
 	for _, r := range c.Requirements() {
-		node, v := r.Node, r.Verdict
-		p := wh.at(node.Pos())
-		row := MatrixRow{
-			ID: node.ID(), Kind: node.Directive(), Title: node.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
-			URL: lk.url(p.Filename, p.Line, p.Column), Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(),
-			Refines: links(v.Refines), RefinedBy: links(v.RefinedBy), Implementations: links(v.Implements),
-			Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{},
-		}
-		for _, reason := range v.Blocking() {
-			rp := wh.at(reason.Pos)
-			row.Reasons = append(row.Reasons, MatrixReason{reason.Code.Name, reason.Message, rp.Filename, rp.Line, rp.Column, lk.url(rp.Filename, rp.Line, rp.Column)})
-		}
-		waivers := map[string]int{} // waiver ID -> index in row.Waivers
-		tests := make([]MatrixLink, 0, len(v.Verifies))
-		for _, te := range v.Verifies {
-			if seen(tests, te.Link) {
-				continue
-			}
-			mt := MatrixTest{MatrixLink: link(te.Node, te.Edge.State().String()), Outcomes: []MatrixOutcome{}}
-			tests = append(tests, mt.MatrixLink)
-			for _, ev := range te.Outcomes {
-				o := ev.Outcome
-				op := wh.at(o.Pos())
-				mo := MatrixOutcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
-					File: op.Filename, Line: op.Line, URL: lk.url(op.Filename, op.Line, op.Column)}
-				if ev.Waiver != nil {
-					mo.Waiver = ev.Waiver.ID()
-				}
-				if ev.Why != nil {
-					mo.Why = ev.Why.Name
-				}
-				if o.FromResults() {
-					mo.Case = o.Title()
-					if n := c.ResultsOutcome(o.ID()); n != nil {
-						mo.CaseMessage = n.Body
-					}
-				}
-				mt.Outcomes = append(mt.Outcomes, mo)
-				for _, we := range ev.Waivers {
-					if !we.InForce {
-						continue
-					}
-					w := we.Waiver
-					i, ok := waivers[w.ID()]
-					if !ok {
-						wp := wh.at(w.Pos())
-						i = len(row.Waivers)
-						waivers[w.ID()] = i
-						row.Waivers = append(row.Waivers, MatrixWaiver{ID: w.ID(), Title: w.Title(), Expires: w.ExpiresText(), Excuses: []string{},
-							File: wp.Filename, Line: wp.Line, URL: lk.url(wp.Filename, wp.Line, wp.Column)})
-					}
-					if !slices.Contains(row.Waivers[i].Excuses, o.ID()) {
-						row.Waivers[i].Excuses = append(row.Waivers[i].Excuses, o.ID())
-					}
-				}
-			}
-			row.Tests = append(row.Tests, mt)
-		}
-		slices.SortFunc(row.Waivers, func(a, b MatrixWaiver) int { return strings.Compare(a.ID, b.ID) })
-		for i := range row.Waivers {
-			slices.Sort(row.Waivers[i].Excuses)
-		}
-
+		row := mb.row(r)
 		kc := byKind[row.Kind]
 		if kc == nil {
 			kc = &KindCoverage{Kind: row.Kind}
 			byKind[row.Kind] = kc
 		}
-		sat := v.Satisfied
-		m.Coverage.Satisfied.add(sat)
-		kc.Satisfied.add(sat)
-		if v.Leaf {
-			ver := slices.ContainsFunc(v.Verifies, func(t evaluate.TestEvidence) bool { return t.Edge.Active() })
-			impl := slices.ContainsFunc(v.Implements, func(l evaluate.Link) bool { return l.Edge.Active() })
-			m.Coverage.LeavesVerified.add(ver)
-			m.Coverage.LeavesImplemented.add(impl)
-			kc.LeavesVerified.add(ver)
-			kc.LeavesImplemented.add(impl)
-		}
+		m.Coverage.count(kc, r.Verdict)
 		m.Rows = append(m.Rows, row)
 	}
 	m.Coverage.ByKind = []KindCoverage{}
@@ -375,6 +286,133 @@ func BuildMatrix(c *check.Check, opt MatrixOptions) *Matrix {
 	}
 	m.Coverage.finish()
 	return m
+}
+
+// count adds a requirement's verdict v to the coverage, and to kc, its
+// kind's.
+func (cv *Coverage) count(kc *KindCoverage, v evaluate.Verdict) {
+	sat := v.Satisfied
+	cv.Satisfied.add(sat)
+	kc.Satisfied.add(sat)
+	if v.Leaf {
+		ver := slices.ContainsFunc(v.Verifies, func(t evaluate.TestEvidence) bool { return t.Edge.Active() })
+		impl := slices.ContainsFunc(v.Implements, func(l evaluate.Link) bool { return l.Edge.Active() })
+		cv.LeavesVerified.add(ver)
+		cv.LeavesImplemented.add(impl)
+		kc.LeavesVerified.add(ver)
+		kc.LeavesImplemented.add(impl)
+	}
+}
+
+// matrixBuilder makes the rows of a matrix.
+type matrixBuilder struct {
+	c  *check.Check
+	lk linker
+	wh where
+}
+
+// row is the row of requirement r: its links, reasons, tests with their
+// outcomes, and the waivers in force among them.
+func (mb *matrixBuilder) row(r check.Requirement) MatrixRow {
+	node, v := r.Node, r.Verdict
+	p := mb.wh.at(node.Pos())
+	row := MatrixRow{
+		ID: node.ID(), Kind: node.Directive(), Title: node.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
+		URL: mb.lk.url(p.Filename, p.Line, p.Column), Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(),
+		Refines: mb.links(v.Refines), RefinedBy: mb.links(v.RefinedBy), Implementations: mb.links(v.Implements),
+		Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{},
+	}
+	for _, reason := range v.Blocking() {
+		rp := mb.wh.at(reason.Pos)
+		row.Reasons = append(row.Reasons, MatrixReason{reason.Code.Name, reason.Message, rp.Filename, rp.Line, rp.Column, mb.lk.url(rp.Filename, rp.Line, rp.Column)})
+	}
+	waivers := map[string]int{} // waiver ID -> index in row.Waivers
+	tests := make([]MatrixLink, 0, len(v.Verifies))
+	for _, te := range v.Verifies {
+		if seenLink(tests, te.Link) {
+			continue
+		}
+		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.Edge.State().String()), Outcomes: []MatrixOutcome{}}
+		tests = append(tests, mt.MatrixLink)
+		for _, ev := range te.Outcomes {
+			mt.Outcomes = append(mt.Outcomes, mb.outcome(ev))
+			mb.addWaivers(&row, waivers, ev)
+		}
+		row.Tests = append(row.Tests, mt)
+	}
+	slices.SortFunc(row.Waivers, func(a, b MatrixWaiver) int { return strings.Compare(a.ID, b.ID) })
+	for i := range row.Waivers {
+		slices.Sort(row.Waivers[i].Excuses)
+	}
+	return row
+}
+
+// link is the link to node in state.
+func (mb *matrixBuilder) link(node *graph.Node, state string) MatrixLink {
+	p := mb.wh.at(node.Pos())
+	return MatrixLink{ID: node.ID(), Title: node.Title(), State: state, Verdict: verdictOf(mb.c, node), File: p.Filename, Line: p.Line, URL: mb.lk.url(p.Filename, p.Line, p.Column)}
+}
+
+// links are the links of ls, each node and state once.
+func (mb *matrixBuilder) links(ls []evaluate.Link) []MatrixLink {
+	out := make([]MatrixLink, 0, len(ls))
+	for _, l := range ls {
+		if !seenLink(out, l) {
+			out = append(out, mb.link(l.Node, l.Edge.State().String()))
+		}
+	}
+	return out
+}
+
+// seenLink reports whether ls has l's node in l's state.
+func seenLink(ls []MatrixLink, l evaluate.Link) bool {
+	return slices.ContainsFunc(ls, func(m MatrixLink) bool { return m.ID == l.Node.ID() && m.State == l.Edge.State().String() })
+}
+
+// outcome is an outcome of a test, with its standing and, for one made
+// from a results file, the case and its message.
+func (mb *matrixBuilder) outcome(ev evaluate.OutcomeEvidence) MatrixOutcome {
+	o := ev.Outcome
+	op := mb.wh.at(o.Pos())
+	mo := MatrixOutcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
+		File: op.Filename, Line: op.Line, URL: mb.lk.url(op.Filename, op.Line, op.Column)}
+	if ev.Waiver != nil {
+		mo.Waiver = ev.Waiver.ID()
+	}
+	if ev.Why != nil {
+		mo.Why = ev.Why.Name
+	}
+	if o.FromResults() {
+		mo.Case = o.Title()
+		if n := mb.c.ResultsOutcome(o.ID()); n != nil {
+			mo.CaseMessage = n.Body
+		}
+	}
+	return mo
+}
+
+// addWaivers adds the waivers in force on the outcome of ev to the row,
+// each once (waivers holds their indexes in row.Waivers), with the
+// outcome among those it excuses.
+func (mb *matrixBuilder) addWaivers(row *MatrixRow, waivers map[string]int, ev evaluate.OutcomeEvidence) {
+	o := ev.Outcome
+	for _, we := range ev.Waivers {
+		if !we.InForce {
+			continue
+		}
+		w := we.Waiver
+		i, ok := waivers[w.ID()]
+		if !ok {
+			wp := mb.wh.at(w.Pos())
+			i = len(row.Waivers)
+			waivers[w.ID()] = i
+			row.Waivers = append(row.Waivers, MatrixWaiver{ID: w.ID(), Title: w.Title(), Expires: w.ExpiresText(), Excuses: []string{},
+				File: wp.Filename, Line: wp.Line, URL: mb.lk.url(wp.Filename, wp.Line, wp.Column)})
+		}
+		if !slices.Contains(row.Waivers[i].Excuses, o.ID()) {
+			row.Waivers[i].Excuses = append(row.Waivers[i].Excuses, o.ID())
+		}
+	}
 }
 
 func (cv *Coverage) finish() {

@@ -381,133 +381,173 @@ func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string,
 			d.All = append(d.All, col)
 		}
 	}
-	fileIndex := interner(&d.Files)
-	file := func(f string) int {
-		i := fileIndex(f)
-		if i == len(d.Hrefs) {
-			href := ""
-			switch {
-			case f == "":
-			case lk.template == "":
-				href = lk.pattern(f) // made by seg: a relative path or a file: URL
-			default:
-				href = safeHref(lk.pattern(f))
-			}
-			d.Hrefs = append(d.Hrefs, href)
-		}
-		return i
-	}
-	kind, code := interner(&d.Kinds), interner(&d.Codes)
-	bodies := parsedNodes(c)
-	wh := whereOf(c)
-	nodes := map[*graph.Node]int{}
-	var types strings.Builder
-	node := func(n *graph.Node) int {
-		i, ok := nodes[n]
-		if ok {
-			return i
-		}
-		i = len(d.ID)
-		nodes[n] = i
-		p := wh.at(n.Pos())
-		d.ID = append(d.ID, n.ID())
-		d.Title = append(d.Title, n.Title())
-		d.Kind = append(d.Kind, kind(n.Directive()))
-		types.WriteByte("?rtiown"[n.Kind()])
-		d.File = append(d.File, file(p.Filename))
-		d.Line = append(d.Line, p.Line)
-		d.Col = append(d.Col, p.Column)
-		body := ""
-		switch n.Kind() {
-		case parser.Requirement, parser.Outcome, parser.Waiver, parser.Need:
-			// Test and implementation bodies are theirs to read at the
-			// source; a requirement's text, an outcome's failure message
-			// and a waiver's justification are what a review reads here.
-			if pn := bodies[n.Pos()]; pn != nil {
-				body = pn.Body
-			}
-		}
-		d.Body = append(d.Body, body)
-		for _, a := range n.Attrs() {
-			d.Attrs[i] = append(d.Attrs[i], a.Name, a.Value)
-		}
-		return i
-	}
+	pb := &pageBuilder{d: &d, lk: lk, wh: whereOf(c), bodies: parsedNodes(c), nodes: map[*graph.Node]int{},
+		fileIndex: interner(&d.Files), kind: interner(&d.Kinds), code: interner(&d.Codes)}
 	reqs := c.Requirements()
 	for _, r := range reqs {
-		node(r.Node)
-	}
-	edge := func(e *graph.Edge) []any {
-		p := wh.at(e.Pos())
-		return []any{stateCodes[e.State().String()], file(p.Filename), p.Line, p.Column}
-	}
-	links := func(ls []evaluate.Link) []any {
-		out := []any{}
-		for _, l := range ls {
-			out = append(out, append([]any{node(l.Node)}, edge(l.Edge)...))
-		}
-		return out
-	}
-	reasons := func(rs []evaluate.Reason, blocking bool) []any {
-		out := []any{}
-		for _, r := range rs {
-			if r.Blocking == blocking {
-				p := wh.at(r.Pos)
-				out = append(out, []any{code(r.Code.Name), r.Message, file(p.Filename), p.Line, p.Column})
-			}
-		}
-		return out
+		pb.node(r.Node)
 	}
 	for i, r := range reqs {
-		v := r.Verdict
-		tests := []any{}
-		for _, te := range v.Verifies {
-			outs := []any{}
-			for _, ev := range te.Outcomes {
-				o := ev.Outcome
-				waiver, why := -1, -1
-				if ev.Waiver != nil {
-					waiver = node(ev.Waiver)
-				}
-				if ev.Why != nil {
-					why = code(ev.Why.Name)
-				}
-				ws := []any{}
-				for _, we := range ev.Waivers {
-					in := 0
-					if we.InForce {
-						in = 1
-					}
-					ws = append(ws, []any{node(we.Waiver), in, we.Waiver.ExpiresText()})
-				}
-				outs = append(outs, []any{node(o), resultCodes[o.Result().String()], standingCodes[ev.Standing], waiver, why, o.Config(), ws})
-			}
-			tests = append(tests, append(append([]any{node(te.Node)}, edge(te.Edge)...), outs))
-		}
-		leaf := 0
-		if v.Leaf {
-			leaf = 1
-		}
-		// Refined by (position 5) is left for the script to derive from
-		// the refines links: the same links, written once. The evidence
-		// is one JSON string, parsed by the script for the rows it needs:
-		// millions of small arrays parsed up front would be most of the
-		// load time of a large tree.
-		ev, err := json.Marshal([]any{tests, links(v.Implements), reasons(v.Reasons, true), reasons(v.Reasons, false)})
-		if err != nil {
-			panic(err) // ints and strings only
-		}
-		d.Rows[i] = []any{statusCodes[v.Status.String()], leaf, li.level[i], li.parent[i], links(v.Refines), 0, string(ev)}
+		d.Rows[i] = pb.row(r.Verdict, li.level[i], li.parent[i])
 	}
-	d.Type = types.String()
+	d.Type = pb.types.String()
 	for _, x := range diags {
 		sev := 0
 		if x.Severity == "warning" {
 			sev = 1
 		}
-		d.Diags = append(d.Diags, []any{code(x.Code), sev, x.Message, file(x.File), x.Line, x.Column})
+		d.Diags = append(d.Diags, []any{pb.code(x.Code), sev, x.Message, pb.file(x.File), x.Line, x.Column})
 	}
 	return d
+}
+
+// pageBuilder fills the page data: each node, file, kind and code is
+// written once and referred to by its index.
+type pageBuilder struct {
+	d      *htmlData
+	lk     linker
+	wh     where
+	bodies map[source.Pos]*parser.Node
+	nodes  map[*graph.Node]int // index in d.ID
+	types  strings.Builder     // a letter per node, its kind
+
+	fileIndex, kind, code func(string) int
+}
+
+// file is the index of file f, whose link it adds with it.
+func (pb *pageBuilder) file(f string) int {
+	d := pb.d
+	i := pb.fileIndex(f)
+	if i == len(d.Hrefs) {
+		href := ""
+		switch {
+		case f == "":
+		case pb.lk.template == "":
+			href = pb.lk.pattern(f) // made by seg: a relative path or a file: URL
+		default:
+			href = safeHref(pb.lk.pattern(f))
+		}
+		d.Hrefs = append(d.Hrefs, href)
+	}
+	return i
+}
+
+// node is the index of n, which it adds, with its place and body, when
+// it is new.
+func (pb *pageBuilder) node(n *graph.Node) int {
+	i, ok := pb.nodes[n]
+	if ok {
+		return i
+	}
+	d := pb.d
+	i = len(d.ID)
+	pb.nodes[n] = i
+	p := pb.wh.at(n.Pos())
+	d.ID = append(d.ID, n.ID())
+	d.Title = append(d.Title, n.Title())
+	d.Kind = append(d.Kind, pb.kind(n.Directive()))
+	pb.types.WriteByte("?rtiown"[n.Kind()])
+	d.File = append(d.File, pb.file(p.Filename))
+	d.Line = append(d.Line, p.Line)
+	d.Col = append(d.Col, p.Column)
+	body := ""
+	switch n.Kind() {
+	case parser.Requirement, parser.Outcome, parser.Waiver, parser.Need:
+		// Test and implementation bodies are theirs to read at the
+		// source; a requirement's text, an outcome's failure message
+		// and a waiver's justification are what a review reads here.
+		if pn := pb.bodies[n.Pos()]; pn != nil {
+			body = pn.Body
+		}
+	}
+	d.Body = append(d.Body, body)
+	for _, a := range n.Attrs() {
+		d.Attrs[i] = append(d.Attrs[i], a.Name, a.Value)
+	}
+	return i
+}
+
+// row is the row of a requirement with verdict v at level in the tree,
+// under the row parent.
+func (pb *pageBuilder) row(v evaluate.Verdict, level, parent int) []any {
+	leaf := 0
+	if v.Leaf {
+		leaf = 1
+	}
+	// Refined by (position 5) is left for the script to derive from
+	// the refines links: the same links, written once. The evidence
+	// is one JSON string, parsed by the script for the rows it needs:
+	// millions of small arrays parsed up front would be most of the
+	// load time of a large tree.
+	ev, err := json.Marshal([]any{pb.tests(v.Verifies), pb.links(v.Implements), pb.reasons(v.Reasons, true), pb.reasons(v.Reasons, false)})
+	if err != nil {
+		panic(err) // ints and strings only
+	}
+	return []any{statusCodes[v.Status.String()], leaf, level, parent, pb.links(v.Refines), 0, string(ev)}
+}
+
+// link is the node n that edge e links to: its index, the link's state
+// and where the link is written.
+func (pb *pageBuilder) link(n *graph.Node, e *graph.Edge) []any {
+	i := pb.node(n)
+	p := pb.wh.at(e.Pos())
+	return []any{i, stateCodes[e.State().String()], pb.file(p.Filename), p.Line, p.Column}
+}
+
+// links are the linked nodes of ls, each with its edge.
+func (pb *pageBuilder) links(ls []evaluate.Link) []any {
+	out := []any{}
+	for _, l := range ls {
+		out = append(out, pb.link(l.Node, l.Edge))
+	}
+	return out
+}
+
+// reasons are those of rs that block (or do not block) the verdict.
+func (pb *pageBuilder) reasons(rs []evaluate.Reason, blocking bool) []any {
+	out := []any{}
+	for _, r := range rs {
+		if r.Blocking == blocking {
+			p := pb.wh.at(r.Pos)
+			out = append(out, []any{pb.code(r.Code.Name), r.Message, pb.file(p.Filename), p.Line, p.Column})
+		}
+	}
+	return out
+}
+
+// tests are a requirement's verifying tests, each with its outcomes.
+func (pb *pageBuilder) tests(verifies []evaluate.TestEvidence) []any {
+	tests := []any{}
+	for _, te := range verifies {
+		outs := []any{}
+		for _, ev := range te.Outcomes {
+			outs = append(outs, pb.outcome(ev))
+		}
+		tests = append(tests, append(pb.link(te.Node, te.Edge), outs))
+	}
+	return tests
+}
+
+// outcome is an outcome of a test, its standing and the waivers that name
+// it.
+func (pb *pageBuilder) outcome(ev evaluate.OutcomeEvidence) []any {
+	o := ev.Outcome
+	waiver, why := -1, -1
+	if ev.Waiver != nil {
+		waiver = pb.node(ev.Waiver)
+	}
+	if ev.Why != nil {
+		why = pb.code(ev.Why.Name)
+	}
+	ws := []any{}
+	for _, we := range ev.Waivers {
+		in := 0
+		if we.InForce {
+			in = 1
+		}
+		ws = append(ws, []any{pb.node(we.Waiver), in, we.Waiver.ExpiresText()})
+	}
+	return []any{pb.node(o), resultCodes[o.Result().String()], standingCodes[ev.Standing], waiver, why, o.Config(), ws}
 }
 
 // interner numbers the strings it is given in the order met, appending

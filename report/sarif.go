@@ -196,12 +196,25 @@ func sarifLevel(s diag.Severity) string {
 func WriteSARIF(w io.Writer, c *check.Check, version string) error {
 	rules, index := sarifRules()
 	wh := whereOf(c)
-	n := c.Counts()
+	run := newSARIFRun(c, version, rules)
+	for _, d := range c.Diagnostics {
+		run.addDiagnostic(wh, d, index)
+	}
+	for _, r := range c.Requirements() {
+		if !r.Verdict.Satisfied {
+			run.Results = append(run.Results, unsatisfiedResult(wh, r, index))
+		}
+	}
+	return encode(w, sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// newSARIFRun is the run of a check, with no results yet.
+func newSARIFRun(c *check.Check, version string, rules []sarifRule) sarifRun {
 	exit := 0
 	if c.Failed() {
 		exit = 1
 	}
-	run := sarifRun{
+	return sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name: "seg", InformationURI: InformationURI, Version: version, Rules: rules,
 		}},
@@ -216,75 +229,80 @@ func WriteSARIF(w io.Writer, c *check.Check, version string) error {
 		ColumnKind: "unicodeCodePoints",
 		Properties: sarifRunProperties{
 			At:      Date(c.At),
-			Summary: jsonSummary(n),
+			Summary: jsonSummary(c.Counts()),
 		},
 	}
-	ruleRef := func(code string) *int {
-		if i, ok := index[code]; ok {
-			return &i
-		}
-		return nil
+}
+
+// ruleRef is the index of code's rule in index, nil for a code with no
+// rule.
+func ruleRef(index map[string]int, code string) *int {
+	if i, ok := index[code]; ok {
+		return &i
 	}
-	for _, d := range c.Diagnostics {
-		text := d.Message
-		if d.Detail != "" {
-			text += "\n" + d.Detail
-		}
-		var related []sarifLocation
-		for _, r := range d.Related {
-			if !r.Span.Start.IsValid() {
-				text += "\nnote: " + r.Message
-				continue
-			}
-			related = append(related, location(wh, r.Span, &sarifMessage{Text: r.Message}, len(related)+1))
-		}
-		code := d.Code.Name
-		if !d.Span.Start.IsValid() {
-			// GitHub code scanning refuses a whole log in which one result
-			// has no location, so a finding about no file is told as a
-			// notification of the run.
-			inv := &run.Invocations[0]
-			inv.Notifications = append(inv.Notifications, sarifNotification{
-				Level: sarifLevel(d.Severity()), Message: sarifMessage{Text: text},
-				AssociatedRule: &sarifRuleRef{ID: code, Index: ruleRef(code)},
-			})
+	return nil
+}
+
+// addDiagnostic adds d to the run: a result, or a notification of the run
+// when d names no file.
+func (run *sarifRun) addDiagnostic(wh where, d diag.Diagnostic, index map[string]int) {
+	text := d.Message
+	if d.Detail != "" {
+		text += "\n" + d.Detail
+	}
+	var related []sarifLocation
+	for _, r := range d.Related {
+		if !r.Span.Start.IsValid() {
+			text += "\nnote: " + r.Message
 			continue
 		}
-		run.Results = append(run.Results, sarifResult{
-			RuleID:           code,
-			RuleIndex:        ruleRef(code),
-			Level:            sarifLevel(d.Severity()),
-			Message:          sarifMessage{Text: text},
-			Locations:        []sarifLocation{location(wh, d.Span, nil, 0)},
-			RelatedLocations: related,
+		related = append(related, location(wh, r.Span, &sarifMessage{Text: r.Message}, len(related)+1))
+	}
+	code := d.Code.Name
+	if !d.Span.Start.IsValid() {
+		// GitHub code scanning refuses a whole log in which one result
+		// has no location, so a finding about no file is told as a
+		// notification of the run.
+		inv := &run.Invocations[0]
+		inv.Notifications = append(inv.Notifications, sarifNotification{
+			Level: sarifLevel(d.Severity()), Message: sarifMessage{Text: text},
+			AssociatedRule: &sarifRuleRef{ID: code, Index: ruleRef(index, code)},
 		})
+		return
 	}
-	for _, r := range c.Requirements() {
-		if r.Verdict.Satisfied {
+	run.Results = append(run.Results, sarifResult{
+		RuleID:           code,
+		RuleIndex:        ruleRef(index, code),
+		Level:            sarifLevel(d.Severity()),
+		Message:          sarifMessage{Text: text},
+		Locations:        []sarifLocation{location(wh, d.Span, nil, 0)},
+		RelatedLocations: related,
+	})
+}
+
+// unsatisfiedResult is the result of an unsatisfied requirement, under
+// the rule of its first blocking reason, with each reason's place.
+func unsatisfiedResult(wh where, r check.Requirement, index map[string]int) sarifResult {
+	reasons := r.Verdict.Blocking()
+	rule := unsatisfiedRule
+	if len(reasons) > 0 {
+		rule = reasons[0].Code.Name
+	}
+	res := sarifResult{
+		RuleID:    rule,
+		RuleIndex: ruleRef(index, rule),
+		Level:     "error",
+		Message:   sarifMessage{Text: unsatisfiedMessage(wh, r)},
+		Locations: []sarifLocation{location(wh, source.At(r.Node.Pos()), nil, 0)},
+	}
+	for _, reason := range reasons {
+		if !reason.Pos.IsValid() {
 			continue
 		}
-		reasons := r.Verdict.Blocking()
-		rule := unsatisfiedRule
-		if len(reasons) > 0 {
-			rule = reasons[0].Code.Name
-		}
-		res := sarifResult{
-			RuleID:    rule,
-			RuleIndex: ruleRef(rule),
-			Level:     "error",
-			Message:   sarifMessage{Text: unsatisfiedMessage(wh, r)},
-			Locations: []sarifLocation{location(wh, source.At(r.Node.Pos()), nil, 0)},
-		}
-		for _, reason := range reasons {
-			if !reason.Pos.IsValid() {
-				continue
-			}
-			msg := &sarifMessage{Text: fmt.Sprintf("%s [%s]", reason.Message, reason.Code)}
-			res.RelatedLocations = append(res.RelatedLocations, location(wh, source.At(reason.Pos), msg, len(res.RelatedLocations)+1))
-		}
-		run.Results = append(run.Results, res)
+		msg := &sarifMessage{Text: fmt.Sprintf("%s [%s]", reason.Message, reason.Code)}
+		res.RelatedLocations = append(res.RelatedLocations, location(wh, source.At(reason.Pos), msg, len(res.RelatedLocations)+1))
 	}
-	return encode(w, sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+	return res
 }
 
 // location is the physical location of a span that names a file: no

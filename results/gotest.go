@@ -125,72 +125,90 @@ func (g *goReader) pkg(name string) *goPackage {
 func readGoTest(sf *source.File, r *bufio.Reader, emit func(*Case)) diag.List {
 	g := &goReader{sf: sf, emit: emit, pkgs: map[string]*goPackage{}, buildErr: map[string]string{}}
 	var (
-		events  int
-		bad     int
-		badLine int
-		last    int
-		lineNo  int
-		long    []byte
+		s    goStream
+		long []byte
 	)
 	for {
-		line, err := r.ReadSlice('\n')
-		tooLong := false
-		if err == bufio.ErrBufferFull {
-			// A line longer than the buffer: gather it, up to a bound.
-			long = append(long[:0], line...)
-			for err == bufio.ErrBufferFull {
-				line, err = r.ReadSlice('\n')
-				if len(long)+len(line) > maxEventLine {
-					tooLong, long = true, long[:0]
-				} else if !tooLong {
-					long = append(long, line...)
-				}
-			}
-			line = long
-		}
+		line, tooLong, err := readEventLine(r, &long)
 		if err != nil && err != io.EOF {
-			g.diags = append(g.diags, invalid(g.pos(lineNo+1), "%v", bare(err)))
+			g.diags = append(g.diags, invalid(g.pos(s.lineNo+1), "%v", bare(err)))
 			break
 		}
 		if len(line) == 0 && err == io.EOF {
 			break
 		}
-		lineNo++
-		t := bytes.TrimSpace(line)
+		s.lineNo++
 		var e event
-		switch {
+		switch t := bytes.TrimSpace(line); {
 		case tooLong:
-			if bad == 0 {
-				badLine = lineNo
-			}
-			bad++
+			s.damaged()
 		case len(t) == 0 || t[0] != '{':
 		case json.Unmarshal(t, &e) != nil:
-			if bad == 0 {
-				badLine = lineNo
-			}
-			bad++
+			s.damaged()
 		case e.Action != "":
-			events++
-			last = lineNo
-			g.event(&e, lineNo)
+			s.events++
+			s.last = s.lineNo
+			g.event(&e, s.lineNo)
 		}
 		if err == io.EOF {
 			break
 		}
 	}
+	g.streamEnded(&s)
+	return g.diags
+}
 
-	if bad > 0 {
-		what := "a line is not a valid go test -json event"
-		if bad > 1 {
-			what += " (and " + strconv.Itoa(bad-1) + " more lines after it)"
+// goStream counts the lines of a go test -json stream.
+type goStream struct {
+	lineNo  int // lines read
+	events  int // events read
+	last    int // the line of the last event
+	bad     int // lines that are damaged events
+	badLine int // the first of them
+}
+
+// damaged counts the line just read as a damaged event.
+func (s *goStream) damaged() {
+	if s.bad == 0 {
+		s.badLine = s.lineNo
+	}
+	s.bad++
+}
+
+// readEventLine reads one line of r, ending in '\n' unless it is the last.
+// A line longer than r's buffer is gathered in *long, up to maxEventLine
+// bytes; a longer one is returned empty, with tooLong set.
+func readEventLine(r *bufio.Reader, long *[]byte) (line []byte, tooLong bool, err error) {
+	line, err = r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, false, err
+	}
+	*long = append((*long)[:0], line...)
+	for err == bufio.ErrBufferFull {
+		line, err = r.ReadSlice('\n')
+		if len(*long)+len(line) > maxEventLine {
+			tooLong, *long = true, (*long)[:0]
+		} else if !tooLong {
+			*long = append(*long, line...)
 		}
-		if badLine == lineNo {
+	}
+	return *long, tooLong, err
+}
+
+// streamEnded reports what the whole stream s says: damaged lines, no
+// event at all, or packages that never ended.
+func (g *goReader) streamEnded(s *goStream) {
+	if s.bad > 0 {
+		what := "a line is not a valid go test -json event"
+		if s.bad > 1 {
+			what += " (and " + strconv.Itoa(s.bad-1) + " more lines after it)"
+		}
+		if s.badLine == s.lineNo {
 			what = "the last line is not a complete go test -json event (truncated?)"
 		}
-		g.diags = append(g.diags, invalid(g.pos(badLine), "%s", what))
+		g.diags = append(g.diags, invalid(g.pos(s.badLine), "%s", what))
 	}
-	if events == 0 && bad == 0 {
+	if s.events == 0 && s.bad == 0 {
 		g.diags = append(g.diags, invalid(g.pos(1), "no go test -json event in the file"))
 	}
 	// Packages that never ended: the stream was cut. Their running tests
@@ -201,12 +219,11 @@ func readGoTest(sf *source.File, r *bufio.Reader, emit func(*Case)) diag.List {
 			open = append(open, name)
 		}
 	}
-	if len(open) > 0 && badLine != lineNo {
+	if len(open) > 0 && s.badLine != s.lineNo {
 		sort.Strings(open)
-		g.diags = append(g.diags, invalid(g.pos(last),
+		g.diags = append(g.diags, invalid(g.pos(s.last),
 			"the stream ends while tests of %s are still running (truncated?)", strings.Join(open, ", ")))
 	}
-	return g.diags
 }
 
 // end closes a package at line (an event at time at): its tests still
@@ -262,13 +279,7 @@ func (g *goReader) end(name string, p *goPackage, line int, at string, failed bo
 func (g *goReader) event(e *event, lineNo int) {
 	switch e.Action {
 	case "build-output":
-		if _, ok := g.buildErr[e.ImportPath]; !ok {
-			var l lines
-			l.add(e.Output, func(s string) bool { return strings.HasPrefix(s, "# ") })
-			if len(l) > 0 {
-				g.buildErr[e.ImportPath] = l.String()
-			}
-		}
+		g.buildOutput(e)
 		return
 	case "build-fail":
 		return
@@ -278,23 +289,7 @@ func (g *goReader) event(e *event, lineNo int) {
 	}
 	p := g.pkg(e.Package)
 	if e.Test == "" {
-		switch e.Action {
-		case "output":
-			if strings.Contains(e.Output, "[build failed]") || strings.Contains(e.Output, "[setup failed]") {
-				p.buildFailed = true
-			}
-			if p.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
-				p.panic = firstLine(e.Output)
-			}
-			p.message.add(e.Output, func(l string) bool {
-				return strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "ok ") || l == "PASS"
-			})
-		case "fail":
-			p.failedBuild = e.FailedBuild
-			g.end(e.Package, p, lineNo, e.Time, true)
-		case "pass", "skip":
-			g.end(e.Package, p, lineNo, e.Time, false)
-		}
+		g.packageEvent(p, e, lineNo)
 		return
 	}
 	r := p.running[e.Test]
@@ -312,48 +307,93 @@ func (g *goReader) event(e *event, lineNo int) {
 	r.line, r.time = lineNo, e.Time
 	switch e.Action {
 	case "output":
-		if r.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
-			r.panic = firstLine(e.Output)
-		}
-		out := e.Output
-		if strings.HasPrefix(e.Test, "Benchmark") {
-			out = r.partial + out
-			r.partial = ""
-			if !strings.HasSuffix(out, "\n") {
-				r.partial = out
-			}
-		}
-		if strings.HasPrefix(e.Test, "Benchmark") && r.partial == "" && isBenchResult(e.Test, out) {
-			r.benched = true
-			for t := e.Test; strings.Contains(t, "/"); {
-				t = t[:strings.LastIndexByte(t, '/')]
-				if up := p.running[t]; up != nil {
-					up.benched = true
-				}
-			}
-		}
-		r.message.add(e.Output, func(l string) bool { return strings.HasPrefix(l, "--- ") })
+		testOutput(p, r, e)
 	case "attr":
 		if r.props == nil {
 			r.props = map[string][]string{}
 		}
 		r.props[e.Key] = append(r.props[e.Key], e.Value)
 	case "pass", "fail", "skip":
-		c := Case{Name: e.Package + "." + e.Test, Pos: g.pos(lineNo), Line: lineNo, Properties: r.props}
-		g.dated(&c, e.Time, lineNo)
-		switch {
-		case e.Action == "pass":
-			c.Result = Passed
-		case e.Action == "skip":
-			c.Result, c.Message = Skipped, r.message.String()
-		case r.panic != "":
-			c.Result, c.Message = Error, r.panic
-		default:
-			c.Result, c.Message = Failed, r.message.String()
-		}
-		delete(p.running, e.Test)
-		g.emit(&c)
+		g.testEnded(p, r, e, lineNo)
 	}
+}
+
+// buildOutput keeps the first compiler messages of a package's build.
+func (g *goReader) buildOutput(e *event) {
+	if _, ok := g.buildErr[e.ImportPath]; ok {
+		return
+	}
+	var l lines
+	l.add(e.Output, func(s string) bool { return strings.HasPrefix(s, "# ") })
+	if len(l) > 0 {
+		g.buildErr[e.ImportPath] = l.String()
+	}
+}
+
+// packageEvent applies an event of package p that names no test.
+func (g *goReader) packageEvent(p *goPackage, e *event, lineNo int) {
+	switch e.Action {
+	case "output":
+		if strings.Contains(e.Output, "[build failed]") || strings.Contains(e.Output, "[setup failed]") {
+			p.buildFailed = true
+		}
+		if p.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
+			p.panic = firstLine(e.Output)
+		}
+		p.message.add(e.Output, func(l string) bool {
+			return strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "ok ") || l == "PASS"
+		})
+	case "fail":
+		p.failedBuild = e.FailedBuild
+		g.end(e.Package, p, lineNo, e.Time, true)
+	case "pass", "skip":
+		g.end(e.Package, p, lineNo, e.Time, false)
+	}
+}
+
+// testOutput takes a line of output of the running test r of package p:
+// a panic, a benchmark's result, a message.
+func testOutput(p *goPackage, r *goRun, e *event) {
+	if r.panic == "" && strings.HasPrefix(e.Output, "panic: ") {
+		r.panic = firstLine(e.Output)
+	}
+	out := e.Output
+	if strings.HasPrefix(e.Test, "Benchmark") {
+		out = r.partial + out
+		r.partial = ""
+		if !strings.HasSuffix(out, "\n") {
+			r.partial = out
+		}
+	}
+	if strings.HasPrefix(e.Test, "Benchmark") && r.partial == "" && isBenchResult(e.Test, out) {
+		r.benched = true
+		for t := e.Test; strings.Contains(t, "/"); {
+			t = t[:strings.LastIndexByte(t, '/')]
+			if up := p.running[t]; up != nil {
+				up.benched = true
+			}
+		}
+	}
+	r.message.add(e.Output, func(l string) bool { return strings.HasPrefix(l, "--- ") })
+}
+
+// testEnded emits the case of test r of package p, which ended with e's
+// pass, fail or skip at line lineNo.
+func (g *goReader) testEnded(p *goPackage, r *goRun, e *event, lineNo int) {
+	c := Case{Name: e.Package + "." + e.Test, Pos: g.pos(lineNo), Line: lineNo, Properties: r.props}
+	g.dated(&c, e.Time, lineNo)
+	switch {
+	case e.Action == "pass":
+		c.Result = Passed
+	case e.Action == "skip":
+		c.Result, c.Message = Skipped, r.message.String()
+	case r.panic != "":
+		c.Result, c.Message = Error, r.panic
+	default:
+		c.Result, c.Message = Failed, r.message.String()
+	}
+	delete(p.running, e.Test)
+	g.emit(&c)
 }
 
 // firstLine is the first line of text worth showing, cut to MessageWidth.

@@ -19,179 +19,245 @@ import (
 // case when its element ends. bom is the width of a byte order mark cut
 // from the start (it shifts the columns of line 1).
 func readJUnit(sf *source.File, r io.Reader, bom int, emit func(*Case)) diag.List {
-	dec := xml.NewDecoder(r)
-	dec.CharsetReader = charsetReader
-	pos := func(line, col int) source.Pos {
-		if line == 1 {
-			col += bom
-		}
-		return sf.Mark(line, col)
+	j := &junitReader{dec: xml.NewDecoder(r), sf: sf, bom: bom, emit: emit}
+	j.dec.CharsetReader = charsetReader
+	for j.next() {
 	}
+	return j.diags
+}
 
-	var (
-		diags   diag.List
-		depth   int // of the element being read
-		roots   int
-		root    string    // the root element's name
-		suites  []suite   // the suites the reader is in, innermost last
-		tc      *testcase // the <testcase> being read, nil outside one
-		capture *run      // the run whose message is taken from text
-		capDep  int
-		prop    *property // the <property> being read
-		cur     Case      // the case emitted, reused
-	)
-	for {
-		line, col := dec.InputPos() // where the next token starts
-		tok, err := dec.Token()
-		if err == io.EOF {
-			if roots == 0 {
-				return append(diags, invalid(pos(1, 1), "no XML element in the file"))
-			}
-			return diags
+// junitReader is the state of one JUnit XML stream being read.
+type junitReader struct {
+	dec   *xml.Decoder
+	sf    *source.File
+	bom   int
+	emit  func(*Case)
+	diags diag.List
+
+	depth   int // of the element being read
+	roots   int
+	root    string    // the root element's name
+	suites  []suite   // the suites the reader is in, innermost last
+	tc      *testcase // the <testcase> being read, nil outside one
+	capture *run      // the run whose message is taken from text
+	capDep  int
+	prop    *property // the <property> being read
+	cur     Case      // the case emitted, reused
+}
+
+// pos is the position of line and col of the stream.
+func (j *junitReader) pos(line, col int) source.Pos {
+	if line == 1 {
+		col += j.bom
+	}
+	return j.sf.Mark(line, col)
+}
+
+// stop records d, a damage after which nothing more is read, and returns
+// false (for next).
+func (j *junitReader) stop(d diag.Diagnostic) bool {
+	j.diags = append(j.diags, d)
+	return false
+}
+
+// next reads and applies one token; it returns false at the end of the
+// stream or at damage that ends the reading.
+func (j *junitReader) next() bool {
+	line, col := j.dec.InputPos() // where the next token starts
+	tok, err := j.dec.Token()
+	if err == io.EOF {
+		if j.roots == 0 {
+			j.diags = append(j.diags, invalid(j.pos(1, 1), "no XML element in the file"))
 		}
-		if err != nil {
-			return append(diags, xmlDamage(dec, err, pos, tc))
+		return false
+	}
+	if err != nil {
+		return j.stop(xmlDamage(j.dec, err, j.pos, j.tc))
+	}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		return j.start(t, line, col)
+	case xml.EndElement:
+		j.end()
+	case xml.Directive:
+		// After the root only white space, comments and processing
+		// instructions may follow (XML's Misc): anything else is a
+		// file that does not end where the runner meant it to.
+		if j.depth == 0 && j.roots > 0 {
+			return j.stop(invalid(j.pos(line, col), "a <!%s> declaration after the end of the root element <%s>", firstWord(t), j.root))
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			depth++
-			name := t.Name.Local
-			if depth == 1 {
-				roots++
-				if roots > 1 {
-					return append(diags, invalid(pos(line, col), "a second root element <%s>", name))
-				}
-				if name != "testsuites" && name != "testsuite" {
-					return append(diags, invalid(pos(line, col),
-						"root element <%s> is not <testsuites> or <testsuite>", name))
-				}
-				root = name
-			}
-			if tc == nil {
-				switch name {
-				case "testcase":
-					tc = &testcase{depth: depth, main: run{result: Passed, pos: pos(line, col), line: line}}
-					tc.name, tc.alt = junitNames(attr(t, "classname"), attr(t, "name"))
-					if len(suites) > 0 {
-						tc.suite = suites[len(suites)-1]
-					}
-				case "testsuite", "testsuites":
-					s := suite{depth: depth}
-					if len(suites) > 0 {
-						s.date, s.bad = suites[len(suites)-1].date, suites[len(suites)-1].bad
-					}
-					if ts, ok := attrOK(t, "timestamp"); ok && strings.TrimSpace(ts) != "" {
-						day, err := junitDay(ts)
-						s.date, s.bad = day, err != nil
-						if err != nil {
-							diags = append(diags, badTimestamp(pos(line, col), "the timestamp %q of <%s> is not a date and time", ts, name))
-						}
-					}
-					suites = append(suites, s)
-				default:
-					// Suite properties, output, vendor extensions: nothing
-					// in them is a case of the suite.
-					if err := dec.Skip(); err != nil {
-						return append(diags, xmlDamage(dec, err, pos, nil))
-					}
-					depth--
-				}
-				continue
-			}
-			switch depth - tc.depth {
-			case 1:
-				var r *run
-				switch name {
-				case "error":
-					r = tc.set(Error, 3)
-				case "failure":
-					r = tc.set(Failed, 2)
-				case "skipped":
-					r = tc.set(Skipped, 1)
-				case "flakyFailure":
-					r = tc.flaky(Failed, pos(line, col), line)
-				case "flakyError":
-					r = tc.flaky(Error, pos(line, col), line)
-				case "rerunFailure":
-					r = tc.rerun(Failed, pos(line, col), line)
-				case "rerunError":
-					r = tc.rerun(Error, pos(line, col), line)
-				case "properties":
-					tc.inProperties = true
-				}
-				if r != nil {
-					r.message = firstLines(attr(t, "message"))
-					// gotestsum and ctest write message="Failed": the
-					// element's text, when there is any, says more.
-					if r.message == "" || r.message == "Failed" {
-						capture, capDep = r, depth
-						r.text = &bounded{}
-					}
-				}
-			case 2:
-				if name == "property" && tc.inProperties {
-					prop = &property{name: attr(t, "name")}
-					if v, ok := attrOK(t, "value"); ok {
-						prop.value, prop.hasValue = v, true
-					}
-				}
-			}
-		case xml.EndElement:
-			if tc != nil {
-				switch depth - tc.depth {
-				case 0:
-					tc.emit(&cur, emit)
-					tc = nil
-				case 1:
-					tc.inProperties = false
-				case 2:
-					if prop != nil {
-						if prop.name != "" {
-							if tc.props == nil {
-								tc.props = map[string][]string{}
-							}
-							v := prop.value
-							if !prop.hasValue {
-								v = strings.TrimSpace(prop.text.String())
-							}
-							tc.props[prop.name] = append(tc.props[prop.name], v)
-						}
-						prop = nil
-					}
-				}
-			} else if n := len(suites); n > 0 && suites[n-1].depth == depth {
-				suites = suites[:n-1]
-			}
-			if capture != nil && depth == capDep {
-				if m := firstLines(capture.text.String()); m != "" {
-					capture.message = m
-				}
-				capture.text = nil
-				capture = nil
-			}
-			depth--
-		case xml.Directive:
-			// After the root only white space, comments and processing
-			// instructions may follow (XML's Misc): anything else is a
-			// file that does not end where the runner meant it to.
-			if depth == 0 && roots > 0 {
-				return append(diags, invalid(pos(line, col), "a <!%s> declaration after the end of the root element <%s>", firstWord(t), root))
-			}
-		case xml.CharData:
-			if depth == 0 && roots > 0 {
-				if l, c, ok := afterSpace(t, line, col); ok {
-					return append(diags, invalid(pos(l, c), "text after the end of the root element <%s>", root))
-				}
-				continue
-			}
-			if prop != nil && !prop.hasValue {
-				prop.text.Write(t)
-			}
-			if capture != nil {
-				capture.text.Write(t)
+	case xml.CharData:
+		return j.text(t, line, col)
+	}
+	return true
+}
+
+// start opens an element that starts at line and col.
+func (j *junitReader) start(t xml.StartElement, line, col int) bool {
+	j.depth++
+	name := t.Name.Local
+	if j.depth == 1 {
+		j.roots++
+		if j.roots > 1 {
+			return j.stop(invalid(j.pos(line, col), "a second root element <%s>", name))
+		}
+		if name != "testsuites" && name != "testsuite" {
+			return j.stop(invalid(j.pos(line, col),
+				"root element <%s> is not <testsuites> or <testsuite>", name))
+		}
+		j.root = name
+	}
+	if j.tc == nil {
+		return j.startOutsideCase(t, line, col)
+	}
+	switch j.depth - j.tc.depth {
+	case 1:
+		j.startCaseChild(t, line, col)
+	case 2:
+		if name == "property" && j.tc.inProperties {
+			j.prop = &property{name: attr(t, "name")}
+			if v, ok := attrOK(t, "value"); ok {
+				j.prop.value, j.prop.hasValue = v, true
 			}
 		}
 	}
+	return true
+}
+
+// startOutsideCase opens an element outside any <testcase>: a case, a
+// suite, or something to pass over whole.
+func (j *junitReader) startOutsideCase(t xml.StartElement, line, col int) bool {
+	switch name := t.Name.Local; name {
+	case "testcase":
+		j.tc = &testcase{depth: j.depth, main: run{result: Passed, pos: j.pos(line, col), line: line}}
+		j.tc.name, j.tc.alt = junitNames(attr(t, "classname"), attr(t, "name"))
+		if len(j.suites) > 0 {
+			j.tc.suite = j.suites[len(j.suites)-1]
+		}
+	case "testsuite", "testsuites":
+		j.startSuite(t, line, col)
+	default:
+		// Suite properties, output, vendor extensions: nothing
+		// in them is a case of the suite.
+		if err := j.dec.Skip(); err != nil {
+			return j.stop(xmlDamage(j.dec, err, j.pos, nil))
+		}
+		j.depth--
+	}
+	return true
+}
+
+// startSuite opens a suite, which dates its cases by its own timestamp or
+// by its parent's.
+func (j *junitReader) startSuite(t xml.StartElement, line, col int) {
+	s := suite{depth: j.depth}
+	if len(j.suites) > 0 {
+		s.date, s.bad = j.suites[len(j.suites)-1].date, j.suites[len(j.suites)-1].bad
+	}
+	if ts, ok := attrOK(t, "timestamp"); ok && strings.TrimSpace(ts) != "" {
+		day, err := junitDay(ts)
+		s.date, s.bad = day, err != nil
+		if err != nil {
+			j.diags = append(j.diags, badTimestamp(j.pos(line, col), "the timestamp %q of <%s> is not a date and time", ts, t.Name.Local))
+		}
+	}
+	j.suites = append(j.suites, s)
+}
+
+// startCaseChild opens an element right under the <testcase>: a result
+// (of the case itself or of another run of it) or its properties.
+func (j *junitReader) startCaseChild(t xml.StartElement, line, col int) {
+	tc := j.tc
+	var r *run
+	switch t.Name.Local {
+	case "error":
+		r = tc.set(Error, 3)
+	case "failure":
+		r = tc.set(Failed, 2)
+	case "skipped":
+		r = tc.set(Skipped, 1)
+	case "flakyFailure":
+		r = tc.flaky(Failed, j.pos(line, col), line)
+	case "flakyError":
+		r = tc.flaky(Error, j.pos(line, col), line)
+	case "rerunFailure":
+		r = tc.rerun(Failed, j.pos(line, col), line)
+	case "rerunError":
+		r = tc.rerun(Error, j.pos(line, col), line)
+	case "properties":
+		tc.inProperties = true
+	}
+	if r != nil {
+		r.message = firstLines(attr(t, "message"))
+		// gotestsum and ctest write message="Failed": the
+		// element's text, when there is any, says more.
+		if r.message == "" || r.message == "Failed" {
+			j.capture, j.capDep = r, j.depth
+			r.text = &bounded{}
+		}
+	}
+}
+
+// end closes the element being read.
+func (j *junitReader) end() {
+	if j.tc != nil {
+		switch j.depth - j.tc.depth {
+		case 0:
+			j.tc.emit(&j.cur, j.emit)
+			j.tc = nil
+		case 1:
+			j.tc.inProperties = false
+		case 2:
+			j.endProperty()
+		}
+	} else if n := len(j.suites); n > 0 && j.suites[n-1].depth == j.depth {
+		j.suites = j.suites[:n-1]
+	}
+	if j.capture != nil && j.depth == j.capDep {
+		if m := firstLines(j.capture.text.String()); m != "" {
+			j.capture.message = m
+		}
+		j.capture.text = nil
+		j.capture = nil
+	}
+	j.depth--
+}
+
+// endProperty adds the <property> being read, if any, to its case.
+func (j *junitReader) endProperty() {
+	prop := j.prop
+	if prop == nil {
+		return
+	}
+	if prop.name != "" {
+		tc := j.tc
+		if tc.props == nil {
+			tc.props = map[string][]string{}
+		}
+		v := prop.value
+		if !prop.hasValue {
+			v = strings.TrimSpace(prop.text.String())
+		}
+		tc.props[prop.name] = append(tc.props[prop.name], v)
+	}
+	j.prop = nil
+}
+
+// text takes character data that starts at line and col.
+func (j *junitReader) text(t xml.CharData, line, col int) bool {
+	if j.depth == 0 && j.roots > 0 {
+		if l, c, ok := afterSpace(t, line, col); ok {
+			return j.stop(invalid(j.pos(l, c), "text after the end of the root element <%s>", j.root))
+		}
+		return true
+	}
+	if j.prop != nil && !j.prop.hasValue {
+		j.prop.text.Write(t)
+	}
+	if j.capture != nil {
+		j.capture.text.Write(t)
+	}
+	return true
 }
 
 // suite is a <testsuite> (or <testsuites>) element the reader is in: its

@@ -51,82 +51,108 @@ func (r *Review) Diffs(h *History, why string) error {
 			continue
 		}
 		n := nodes[it.To.Pos()]
-		file := r.Check.Files.Position(it.To.Pos()).Filename
 		if n == nil {
 			d.Missing = "the target was not read from a file of the tree"
 			continue
 		}
-		var sources []string
-		var entries []parser.Link
-		if o := n.Option("source"); n.Kind == parser.Implementation && o != nil {
-			entries = o.Links
-			for _, l := range entries {
-				sources = append(sources, l.ID)
-			}
+		if err := r.diff(h, it, n, d); err != nil {
+			return err
 		}
-		var found Found
-		var walked int
-		var pinned uint64
-		ok := false
-		for _, pinned = range it.Pinned {
-			var err error
-			found, walked, ok, err = h.Find(n.ID, n.Kind, file, sources, pinned)
-			if err != nil {
-				return err
-			}
-			if ok {
-				break
-			}
-		}
-		if !ok {
-			d.Missing = fmt.Sprintf("no commit of the repository's history of %s has the pinned revision (%s walked)", file, plural(walked, "commit"))
-			continue
-		}
-		d.Commit = found.Commit
-		now := r.Check.Config.Parser.Document(n)
-		var files map[string][]byte
-		if len(entries) > 0 {
-			var se []parser.SourceEntry
-			se, files, _ = readSources(glob.Dir(r.Check.Root), entries, func(p string) ([]byte, string, error) {
-				data, err := os.ReadFile(filepath.Join(r.Check.Root, filepath.FromSlash(p)))
-				if err != nil {
-					return nil, "unreadable", nil
-				}
-				return data, sha256Hex(data), nil
-			})
-			// n.Revision is the whole revision by now; the document
-			// holds the text's.
-			now += parser.ImplementationCanonical(parser.Revision(now), se)
-		}
-		short := found.Commit
-		if len(short) > 12 {
-			short = short[:12]
-		}
-		var b strings.Builder
-		b.WriteString(udiff.Unified(
-			fmt.Sprintf("%s at %s (commit %s)", n.ID, parser.RevisionString(pinned), short),
-			fmt.Sprintf("%s now (%s)", n.ID, parser.RevisionString(it.Current)), found.Document, now))
-		paths := map[string]bool{}
-		for p := range found.Sources {
-			paths[p] = true
-		}
-		for p := range files {
-			paths[p] = true
-		}
-		for _, p := range slices.Sorted(maps.Keys(paths)) {
-			was, is := found.Sources[p], files[p]
-			if string(was) == string(is) {
-				continue
-			}
-			if !utf8.Valid(was) || !utf8.Valid(is) {
-				fmt.Fprintf(&b, "Binary file %s changed\n", p)
-				continue
-			}
-			b.WriteString(udiff.Unified(p+" at commit "+short, p+" now", string(was), string(is)))
-		}
-		d.Text = b.String()
 	}
 	return nil
+}
+
+// diff fills d for the stale item it, whose target was read as n: the
+// commit that has a revision it pins, and the diff from there to now, or
+// why there is none.
+func (r *Review) diff(h *History, it *Item, n *parser.Node, d *Diff) error {
+	file := r.Check.Files.Position(it.To.Pos()).Filename
+	var sources []string
+	var entries []parser.Link
+	if o := n.Option("source"); n.Kind == parser.Implementation && o != nil {
+		entries = o.Links
+		for _, l := range entries {
+			sources = append(sources, l.ID)
+		}
+	}
+	found, pinned, walked, ok, err := findPinned(h, n, file, sources, it.Pinned)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		d.Missing = fmt.Sprintf("no commit of the repository's history of %s has the pinned revision (%s walked)", file, plural(walked, "commit"))
+		return nil
+	}
+	d.Commit = found.Commit
+	now, files := r.current(n, entries)
+	d.Text = changes(n.ID, found, pinned, it.Current, now, files)
+	return nil
+}
+
+// findPinned looks for the first of the pinned revisions that a commit of
+// the history of n's file has; walked is how many commits the last search
+// walked.
+func findPinned(h *History, n *parser.Node, file string, sources []string, pins []uint64) (found Found, pinned uint64, walked int, ok bool, err error) {
+	for _, pinned = range pins {
+		found, walked, ok, err = h.Find(n.ID, n.Kind, file, sources, pinned)
+		if err != nil || ok {
+			return found, pinned, walked, ok, err
+		}
+	}
+	return found, pinned, walked, false, nil
+}
+
+// current is n's canonical document now and, for an implementation (with
+// its source entries), the files it names as they are in the tree.
+func (r *Review) current(n *parser.Node, entries []parser.Link) (now string, files map[string][]byte) {
+	now = r.Check.Config.Parser.Document(n)
+	if len(entries) == 0 {
+		return now, nil
+	}
+	var se []parser.SourceEntry
+	se, files, _ = readSources(glob.Dir(r.Check.Root), entries, func(p string) ([]byte, string, error) {
+		data, err := os.ReadFile(filepath.Join(r.Check.Root, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, "unreadable", nil
+		}
+		return data, sha256Hex(data), nil
+	})
+	// n.Revision is the whole revision by now; the document holds the
+	// text's.
+	now += parser.ImplementationCanonical(parser.Revision(now), se)
+	return now, files
+}
+
+// changes is the unified diff of the document with id from the pinned
+// revision (found) to now, then of each source file that changed.
+func changes(id string, found Found, pinned, current uint64, now string, files map[string][]byte) string {
+	short := found.Commit
+	if len(short) > 12 {
+		short = short[:12]
+	}
+	var b strings.Builder
+	b.WriteString(udiff.Unified(
+		fmt.Sprintf("%s at %s (commit %s)", id, parser.RevisionString(pinned), short),
+		fmt.Sprintf("%s now (%s)", id, parser.RevisionString(current)), found.Document, now))
+	paths := map[string]bool{}
+	for p := range found.Sources {
+		paths[p] = true
+	}
+	for p := range files {
+		paths[p] = true
+	}
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
+		was, is := found.Sources[p], files[p]
+		if string(was) == string(is) {
+			continue
+		}
+		if !utf8.Valid(was) || !utf8.Valid(is) {
+			fmt.Fprintf(&b, "Binary file %s changed\n", p)
+			continue
+		}
+		b.WriteString(udiff.Unified(p+" at commit "+short, p+" now", string(was), string(is)))
+	}
+	return b.String()
 }
 
 func plural(n int, word string) string {

@@ -319,6 +319,32 @@ func (t *Tree) build(n int, r *rng) {
 	nSreq := n - nSys - nReq
 	nComp := min(max(n/1000, 3), 64, nReq)
 	t.nSys, t.nReq = nSys, nReq
+	t.nameComponents(nComp)
+
+	// Requirements: sys, then req, then sreq. A req's component follows
+	// its position, so each component's reqs and sreqs are contiguous.
+	t.reqs = make([]reqNode, n)
+	// Room for what the steps below append (measured ratios, with slack),
+	// so that large trees do not pay for growing these slices.
+	t.tests = make([]testNode, 0, n*62/100+16)
+	t.impls = make([]implNode, 0, n*44/100+16)
+	t.outs = make([]outNode, 0, n*136/100+16)
+	t.links = make([]link, 0, n*43/10+16)
+	ids := &idMaker{compIDs: t.compIDs, width: max(3, digits(n)), perComp: make([]int, len(t.comps))}
+	t.addRequirements(r, ids, nSys, nReq, nSreq, nComp)
+	leaves := int32(nSys + nReq)
+	ids.restart()
+	implOf := t.addImplementations(r, ids, leaves)
+	ids.restart()
+	t.addTests(r, ids, leaves)
+	t.addOutcomes(r, leaves, implOf)
+	ids.restart()
+	t.addWaivers(r, ids)
+}
+
+// nameComponents names nComp components, then "system", the component
+// of the system requirements.
+func (t *Tree) nameComponents(nComp int) {
 	for c := range nComp {
 		name := compBase[c%len(compBase)]
 		if c >= len(compBase) {
@@ -330,27 +356,34 @@ func (t *Tree) build(n int, r *rng) {
 	for _, c := range t.comps {
 		t.compIDs = append(t.compIDs, upper(c))
 	}
-	sysComp := int32(nComp)
+}
 
-	// Requirements: sys, then req, then sreq. A req's component follows
-	// its position, so each component's reqs and sreqs are contiguous.
-	t.reqs = make([]reqNode, n)
-	// Room for what the loops below append (measured ratios, with slack),
-	// so that large trees do not pay for growing these slices.
-	t.tests = make([]testNode, 0, n*62/100+16)
-	t.impls = make([]implNode, 0, n*44/100+16)
-	t.outs = make([]outNode, 0, n*136/100+16)
-	t.links = make([]link, 0, n*43/10+16)
+// idMaker numbers the IDs of one kind of node within each component:
+// PREFIX-COMP-001, PREFIX-COMP-002, ...
+type idMaker struct {
+	compIDs []string
+	width   int
+	perComp []int
+}
+
+// next is the next ID with prefix in component c.
+func (m *idMaker) next(prefix string, c int32) string {
+	m.perComp[c]++
+	return prefix + m.compIDs[c] + "-" + pad(m.perComp[c], m.width)
+}
+
+// restart numbers the next kind from 1 again.
+func (m *idMaker) restart() { clear(m.perComp) }
+
+// addRequirements fills t.reqs: the system requirements, then the
+// requirements refining them, then the software requirements refining
+// those, with a few refining two parents.
+func (t *Tree) addRequirements(r *rng, ids *idMaker, nSys, nReq, nSreq, nComp int) {
 	reqParent := spread(r, nSys, nReq)
 	sreqParent := spread(r, nReq, nSreq)
-	w := max(3, digits(n))
-	perComp := make([]int, len(t.comps))
-	newID := func(prefix string, c int32) string {
-		perComp[c]++
-		return prefix + t.compIDs[c] + "-" + pad(perComp[c], w)
-	}
+	sysComp := int32(nComp)
 	for i := range nSys {
-		t.reqs[i] = reqNode{id: "SYS-" + pad(i+1, w), level: 0, comp: sysComp}
+		t.reqs[i] = reqNode{id: "SYS-" + pad(i+1, ids.width), level: 0, comp: sysComp}
 	}
 	for j := range nReq {
 		p := int32(reqParent[j])
@@ -363,9 +396,9 @@ func (t *Tree) build(n int, r *rng) {
 			}
 		}
 		c := int32(j * nComp / nReq)
-		t.reqs[nSys+j] = reqNode{id: newID("REQ-", c), level: 1, comp: c, refines: t.addLinks(refs...)}
+		t.reqs[nSys+j] = reqNode{id: ids.next("REQ-", c), level: 1, comp: c, refines: t.addLinks(refs...)}
 	}
-	clear(perComp)
+	ids.restart()
 	for k := range nSreq {
 		p := int32(nSys) + sreqParent[k]
 		refs := []link{{to: p}}
@@ -377,23 +410,19 @@ func (t *Tree) build(n int, r *rng) {
 			}
 		}
 		c := t.reqs[p].comp
-		t.reqs[nSys+nReq+k] = reqNode{id: newID("SREQ-", c), level: 2, comp: c, refines: t.addLinks(refs...)}
+		t.reqs[nSys+nReq+k] = reqNode{id: ids.next("SREQ-", c), level: 2, comp: c, refines: t.addLinks(refs...)}
 	}
-	firstChild := make([]int32, n)
-	for i := range firstChild {
-		firstChild[i] = -1
-	}
-	for i := n - 1; i >= nSys; i-- {
-		firstChild[t.linksOf(t.reqs[i].refines)[0].to] = int32(i)
-	}
+}
 
-	// Implementations: most leaves have one; some implement several.
-	clear(perComp)
-	implOf := make([]int32, n)
+// addImplementations adds the implementations: most leaves have one;
+// some implement several. implOf is the implementation of each leaf, -1
+// for none.
+func (t *Tree) addImplementations(r *rng, ids *idMaker, leaves int32) (implOf []int32) {
+	n := len(t.reqs)
+	implOf = make([]int32, n)
 	for i := range implOf {
 		implOf[i] = -1
 	}
-	leaves := int32(nSys + nReq)
 	var ls []link // scratch: addLinks copies
 	for k := leaves; int(k) < n; {
 		if r.chance(0.02) {
@@ -412,21 +441,29 @@ func (t *Tree) build(n int, r *rng) {
 			implOf[k] = int32(len(t.impls))
 		}
 		src := uint8([]int{1, 1, 1, 1, 1, 1, 2, 2, 2, 3}[r.intn(10)])
-		t.impls = append(t.impls, implNode{id: newID("IMPL-", c), comp: c, implements: t.addLinks(ls...), sources: src})
+		t.impls = append(t.impls, implNode{id: ids.next("IMPL-", c), comp: c, implements: t.addLinks(ls...), sources: src})
 	}
+	return implOf
+}
 
-	// Test specifications: most verify one leaf, some several; a few
-	// leaves have none; a few tests verify a non-leaf (acceptance tests).
-	clear(perComp)
-	state := func() uint8 {
-		switch x := r.intn(100); {
-		case x < 2:
-			return 1
-		case x < 3:
-			return 2
-		}
-		return 0
+// testLinkState is the state of a verifies link: mostly 0, 1 in 50 of
+// them 1, 1 in 100 of them 2.
+func testLinkState(r *rng) uint8 {
+	switch x := r.intn(100); {
+	case x < 2:
+		return 1
+	case x < 3:
+		return 2
 	}
+	return 0
+}
+
+// addTests adds the test specifications: most verify one leaf, some
+// several; a few leaves have none; a few tests verify a non-leaf
+// (acceptance tests).
+func (t *Tree) addTests(r *rng, ids *idMaker, leaves int32) {
+	n := len(t.reqs)
+	var ls []link // scratch: addLinks copies
 	for k := leaves; int(k) < n; {
 		if r.chance(0.03) {
 			k++
@@ -437,10 +474,10 @@ func (t *Tree) build(n int, r *rng) {
 		subject := k
 		ls = ls[:0]
 		for ; len(ls) < size && int(k) < n && t.reqs[k].comp == c; k++ {
-			ls = append(ls, link{to: k, state: state()})
+			ls = append(ls, link{to: k, state: testLinkState(r)})
 		}
 		ti := int32(len(t.tests))
-		tn := testNode{id: newID("TS-", c), comp: c, verifies: t.addLinks(ls...), cases: r.chance(0.2), subject: subject}
+		tn := testNode{id: ids.next("TS-", c), comp: c, verifies: t.addLinks(ls...), cases: r.chance(0.2), subject: subject}
 		if len(ls) == 1 && r.chance(0.06) {
 			tn.inline = true
 			t.reqs[subject].inline = append(t.reqs[subject].inline, ti)
@@ -448,14 +485,26 @@ func (t *Tree) build(n int, r *rng) {
 		t.tests = append(t.tests, tn)
 	}
 	for i := range leaves {
-		if (i < int32(nSys) && r.chance(0.03)) || (i >= int32(nSys) && r.chance(0.05)) {
+		if (i < int32(t.nSys) && r.chance(0.03)) || (i >= int32(t.nSys) && r.chance(0.05)) {
 			c := t.reqs[i].comp
-			t.tests = append(t.tests, testNode{id: newID("TS-", c), comp: c, verifies: t.addLinks(link{to: i, state: state()}), subject: i})
+			t.tests = append(t.tests, testNode{id: ids.next("TS-", c), comp: c, verifies: t.addLinks(link{to: i, state: testLinkState(r)}), subject: i})
 		}
 	}
+}
 
-	// Outcomes: every test runs on linux-amd64 and on some other
-	// configurations; mostly passed and witnessed.
+// addOutcomes adds the outcomes: every test runs on linux-amd64 and on
+// some other configurations; mostly passed and witnessed by the
+// implementation of the leaf the test bears on (implOf).
+func (t *Tree) addOutcomes(r *rng, leaves int32, implOf []int32) {
+	// A test of a non-leaf is witnessed by the implementation of the
+	// first leaf below it.
+	firstChild := make([]int32, len(t.reqs))
+	for i := range firstChild {
+		firstChild[i] = -1
+	}
+	for i := len(t.reqs) - 1; i >= t.nSys; i-- {
+		firstChild[t.linksOf(t.reqs[i].refines)[0].to] = int32(i)
+	}
 	for ti := range t.tests {
 		tn := &t.tests[ti]
 		leaf := tn.subject
@@ -497,10 +546,12 @@ func (t *Tree) build(n int, r *rng) {
 		}
 		tn.outcomes = span{lo, int32(len(t.outs))}
 	}
+}
 
-	// Waivers: for about half of the tests with a failed or error outcome,
-	// excusing all of them; a few excuse an outcome that passed.
-	clear(perComp)
+// addWaivers adds the waivers: for about half of the tests with a failed
+// or error outcome, excusing all of them; a few excuse an outcome that
+// passed.
+func (t *Tree) addWaivers(r *rng, ids *idMaker) {
 	for ti := range t.tests {
 		tn := &t.tests[ti]
 		var bad []link
@@ -526,7 +577,7 @@ func (t *Tree) build(n int, r *rng) {
 		default:
 			exp = "2026-" + pad(1+r.intn(11), 2) + "-" + pad(1+r.intn(28), 2)
 		}
-		t.waivers = append(t.waivers, waiverNode{id: newID("WVR-", tn.comp), comp: tn.comp, excuses: t.addLinks(bad...), expires: exp})
+		t.waivers = append(t.waivers, waiverNode{id: ids.next("WVR-", tn.comp), comp: tn.comp, excuses: t.addLinks(bad...), expires: exp})
 	}
 }
 
@@ -614,24 +665,54 @@ func (t *Tree) dir(base string, seq, total int) string {
 // layout splits the nodes into files.
 func (t *Tree) layout() {
 	t.files = append(t.files, fileSpec{path: "docs/index.rst", cat: fIndex})
-	nComp := len(t.comps) - 1
-	type chunked struct {
-		cat    fileCat
-		comp   int32
-		config int8
-		units  []unit
-		// breakAt says whether a file may end before u.
-		breakAt func(u unit) bool
+	groups := t.requirementGroups()
+	groups = t.groupByComp(groups, fTests, 0, kTest, len(t.tests), func(i int) int32 { return t.tests[i].comp }, func(i int) bool { return t.tests[i].inline })
+	groups = t.groupByComp(groups, fImpl, 0, kImpl, len(t.impls), func(i int) int32 { return t.impls[i].comp }, nil)
+	for ci := range Configs {
+		groups = t.groupByComp(groups, fResults, int8(ci), kOut, len(t.outs), func(i int) int32 { return t.tests[t.outs[i].test].comp },
+			func(i int) bool { return int(t.outs[i].config) != ci })
 	}
-	var groups []chunked
+	groups = t.groupByComp(groups, fWaivers, 0, kWaiver, len(t.waivers), func(i int) int32 { return t.waivers[i].comp }, nil)
+
+	t.units = make([]unit, 0, len(t.reqs)+len(t.tests)+len(t.impls)+len(t.outs)+len(t.waivers))
+	for _, g := range groups {
+		starts := t.fileStarts(g)
+		lo := int32(len(t.units))
+		t.units = append(t.units, g.units...)
+		for s, start := range starts {
+			end := len(g.units)
+			if s+1 < len(starts) {
+				end = starts[s+1]
+			}
+			t.files = append(t.files, fileSpec{path: t.filePath(g, s, len(starts)), cat: g.cat, comp: g.comp, config: g.config, seq: s + 1,
+				lo: lo + int32(start), hi: lo + int32(end)})
+		}
+	}
+}
+
+// unitGroup is the units of one kind of file of one component (and one
+// configuration, for results), cut into files of about perFile units.
+type unitGroup struct {
+	cat    fileCat
+	comp   int32
+	config int8
+	units  []unit
+	// breakAt says whether a file may end before u.
+	breakAt func(u unit) bool
+}
+
+// requirementGroups are the system requirements, then per component the
+// software requirements: each req followed by the sreqs it is the first
+// parent of (build gives sreqs their first parents in order, and reqs
+// their components in order).
+func (t *Tree) requirementGroups() []unitGroup {
+	nComp := len(t.comps) - 1
+	var groups []unitGroup
 	var us []unit
 	for i := range t.nSys {
 		us = append(us, unit{kReq, int32(i)})
 	}
-	groups = append(groups, chunked{cat: fSystem, comp: int32(nComp), units: us})
-	// Software: each req followed by the sreqs it is the first parent of
-	// (build gives sreqs their first parents in order, and reqs their
-	// components in order).
+	groups = append(groups, unitGroup{cat: fSystem, comp: int32(nComp), units: us})
 	k := t.nSys + t.nReq
 	j := t.nSys
 	for c := range nComp {
@@ -642,80 +723,75 @@ func (t *Tree) layout() {
 				us = append(us, unit{kReq, int32(k)})
 			}
 		}
-		groups = append(groups, chunked{cat: fSoftware, comp: int32(c), units: us,
+		groups = append(groups, unitGroup{cat: fSoftware, comp: int32(c), units: us,
 			breakAt: func(u unit) bool { return t.reqs[u.idx].level == 1 }})
 	}
-	byComp := func(cat fileCat, config int8, kind uint8, count int, comp func(i int) int32, skip func(i int) bool) {
-		sizes := make([]int, len(t.comps))
-		for i := range count {
-			if skip == nil || !skip(i) {
-				sizes[comp(i)]++
-			}
-		}
-		lists := make([][]unit, len(t.comps))
-		for c, n := range sizes {
-			lists[c] = make([]unit, 0, n)
-		}
-		for i := range count {
-			if skip == nil || !skip(i) {
-				c := comp(i)
-				lists[c] = append(lists[c], unit{kind, int32(i)})
-			}
-		}
-		for c, l := range lists {
-			if len(l) > 0 {
-				groups = append(groups, chunked{cat: cat, comp: int32(c), config: config, units: l})
-			}
-		}
-	}
-	byComp(fTests, 0, kTest, len(t.tests), func(i int) int32 { return t.tests[i].comp }, func(i int) bool { return t.tests[i].inline })
-	byComp(fImpl, 0, kImpl, len(t.impls), func(i int) int32 { return t.impls[i].comp }, nil)
-	for ci := range Configs {
-		byComp(fResults, int8(ci), kOut, len(t.outs), func(i int) int32 { return t.tests[t.outs[i].test].comp },
-			func(i int) bool { return int(t.outs[i].config) != ci })
-	}
-	byComp(fWaivers, 0, kWaiver, len(t.waivers), func(i int) int32 { return t.waivers[i].comp }, nil)
+	return groups
+}
 
-	t.units = make([]unit, 0, len(t.reqs)+len(t.tests)+len(t.impls)+len(t.outs)+len(t.waivers))
-	for _, g := range groups {
-		var starts []int
-		for i := 0; i < len(g.units); {
-			starts = append(starts, i)
-			j := min(i+t.perFile, len(g.units))
-			if g.breakAt != nil {
-				for j < len(g.units) && j < i+2*t.perFile && !g.breakAt(g.units[j]) {
-					j++
-				}
-			}
-			i = j
-		}
-		lo := int32(len(t.units))
-		t.units = append(t.units, g.units...)
-		name := t.comps[g.comp]
-		for s, start := range starts {
-			end := len(g.units)
-			if s+1 < len(starts) {
-				end = starts[s+1]
-			}
-			var p string
-			switch g.cat {
-			case fSystem:
-				p = t.dir("docs/system", s, len(starts)) + "/system-" + pad(s+1, 3) + ".rst"
-			case fSoftware:
-				p = t.dir("docs/software/"+name, s, len(starts)) + "/" + name + "-" + pad(s+1, 3) + ".rst"
-			case fTests:
-				p = t.dir("docs/tests/"+name, s, len(starts)) + "/" + name + "-tests-" + pad(s+1, 3) + ".rst"
-			case fImpl:
-				p = t.dir("docs/impl/"+name, s, len(starts)) + "/" + name + "-impl-" + pad(s+1, 3) + ".rst"
-			case fResults:
-				p = t.dir("docs/results/"+Configs[g.config]+"/"+name, s, len(starts)) + "/results-" + pad(s+1, 3) + ".rst"
-			case fWaivers:
-				p = t.dir("docs/results/waivers", s, len(starts)) + "/" + name + "-waivers-" + pad(s+1, 3) + ".rst"
-			}
-			t.files = append(t.files, fileSpec{path: p, cat: g.cat, comp: g.comp, config: g.config, seq: s + 1,
-				lo: lo + int32(start), hi: lo + int32(end)})
+// groupByComp appends to groups a group per component of the count
+// nodes of kind (comp gives each one's component; skip, when not nil,
+// leaves some out), in order, leaving out empty groups.
+func (t *Tree) groupByComp(groups []unitGroup, cat fileCat, config int8, kind uint8, count int, comp func(i int) int32, skip func(i int) bool) []unitGroup {
+	sizes := make([]int, len(t.comps))
+	for i := range count {
+		if skip == nil || !skip(i) {
+			sizes[comp(i)]++
 		}
 	}
+	lists := make([][]unit, len(t.comps))
+	for c, n := range sizes {
+		lists[c] = make([]unit, 0, n)
+	}
+	for i := range count {
+		if skip == nil || !skip(i) {
+			c := comp(i)
+			lists[c] = append(lists[c], unit{kind, int32(i)})
+		}
+	}
+	for c, l := range lists {
+		if len(l) > 0 {
+			groups = append(groups, unitGroup{cat: cat, comp: int32(c), config: config, units: l})
+		}
+	}
+	return groups
+}
+
+// fileStarts cuts g into files of perFile units, or up to twice as many
+// to end a file where g allows it, and gives the first unit of each.
+func (t *Tree) fileStarts(g unitGroup) []int {
+	var starts []int
+	for i := 0; i < len(g.units); {
+		starts = append(starts, i)
+		j := min(i+t.perFile, len(g.units))
+		if g.breakAt != nil {
+			for j < len(g.units) && j < i+2*t.perFile && !g.breakAt(g.units[j]) {
+				j++
+			}
+		}
+		i = j
+	}
+	return starts
+}
+
+// filePath is the path of file s of the files of group g.
+func (t *Tree) filePath(g unitGroup, s, files int) string {
+	name := t.comps[g.comp]
+	switch g.cat {
+	case fSystem:
+		return t.dir("docs/system", s, files) + "/system-" + pad(s+1, 3) + ".rst"
+	case fSoftware:
+		return t.dir("docs/software/"+name, s, files) + "/" + name + "-" + pad(s+1, 3) + ".rst"
+	case fTests:
+		return t.dir("docs/tests/"+name, s, files) + "/" + name + "-tests-" + pad(s+1, 3) + ".rst"
+	case fImpl:
+		return t.dir("docs/impl/"+name, s, files) + "/" + name + "-impl-" + pad(s+1, 3) + ".rst"
+	case fResults:
+		return t.dir("docs/results/"+Configs[g.config]+"/"+name, s, files) + "/results-" + pad(s+1, 3) + ".rst"
+	case fWaivers:
+		return t.dir("docs/results/waivers", s, files) + "/" + name + "-waivers-" + pad(s+1, 3) + ".rst"
+	}
+	return ""
 }
 
 // layoutDense puts every node, in the usual order, into exactly files

@@ -32,44 +32,11 @@ func (t *Tree) Render(i int, buf []byte) ([]byte, []Defect) {
 	case fIndex:
 		w.index()
 	case fSystem:
-		w.fileTitle("sys-"+pad(f.seq, 3), "System requirements, part "+strconv.Itoa(f.seq))
-		for j, u := range units {
-			if j%8 == 0 && w.r.chance(0.7) {
-				w.titleS(pick(&w.r, areas)+" ("+t.reqs[u.idx].id+" onwards)", '-')
-				w.para(0, 1, 3)
-			}
-			w.req(0, u.idx)
-			w.prosePart(0, 0.6)
-		}
+		w.systemFile(f, units)
 	case fSoftware:
-		name := capital(t.comps[f.comp])
-		w.fileTitle(t.comps[f.comp]+"-"+pad(f.seq, 3), name+" software requirements, part "+strconv.Itoa(f.seq))
-		inSection := false
-		for _, u := range units {
-			q := &t.reqs[u.idx]
-			if q.level == 1 {
-				w.tmp = t.appendReqTitle(append(append(w.tmp[:0], q.id...), ": "...), u.idx)
-				w.title(w.tmp, '-')
-				inSection = true
-				if w.r.chance(0.5) {
-					w.para(0, 1, 3)
-				}
-			} else if inSection && w.r.chance(0.08) {
-				w.tmp = t.appendReqTitle(append(w.tmp[:0], "Details of "...), u.idx)
-				w.title(w.tmp, '~')
-			}
-			w.placed(u)
-			w.prosePart(0, 0.7)
-		}
+		w.softwareFile(f, units)
 	case fTests:
-		w.fileTitle(t.comps[f.comp]+"-tests-"+pad(f.seq, 3), "Test specifications: "+t.comps[f.comp]+", part "+strconv.Itoa(f.seq))
-		for j, u := range units {
-			if j%10 == 0 {
-				w.titleS("Group "+strconv.Itoa(j/10+1)+": "+pick(&w.r, objects), '-')
-			}
-			w.placed(u)
-			w.prosePart(0, 0.25)
-		}
+		w.testsFile(f, units)
 	case fImpl:
 		w.fileTitle(t.comps[f.comp]+"-impl-"+pad(f.seq, 3), "Implementation: "+t.comps[f.comp]+", part "+strconv.Itoa(f.seq))
 		for _, u := range units {
@@ -77,19 +44,7 @@ func (t *Tree) Render(i int, buf []byte) ([]byte, []Defect) {
 			w.prosePart(0, 0.25)
 		}
 	case fResults:
-		cfg := Configs[f.config]
-		w.fileTitle("results-"+cfg+"-"+t.comps[f.comp]+"-"+pad(f.seq, 3),
-			"Results: "+t.comps[f.comp]+" on "+cfg+", batch "+strconv.Itoa(f.seq))
-		w.line(0, "Pipeline run "+strconv.Itoa(1000+w.r.intn(9000))+" on 2026-11-28, commit ``"+
-			strconv.FormatUint(w.r.next()>>24, 16)+"``.")
-		w.nl()
-		if w.r.chance(0.5) {
-			w.table(0)
-		}
-		for _, u := range units {
-			w.placed(u)
-			w.prosePart(0, 0.12)
-		}
+		w.resultsFile(f, units)
 	case fWaivers:
 		w.fileTitle(t.comps[f.comp]+"-waivers-"+pad(f.seq, 3), "Waivers: "+t.comps[f.comp]+", part "+strconv.Itoa(f.seq))
 		w.para(0, 1, 2)
@@ -103,6 +58,79 @@ func (t *Tree) Render(i int, buf []byte) ([]byte, []Defect) {
 		}
 	}
 	return w.b, w.defects
+}
+
+// systemFile writes a file of system requirements, in sections of about
+// eight.
+func (w *renderer) systemFile(f *fileSpec, units []unit) {
+	w.fileTitle("sys-"+pad(f.seq, 3), "System requirements, part "+strconv.Itoa(f.seq))
+	for j, u := range units {
+		if j%8 == 0 && w.r.chance(0.7) {
+			w.titleS(pick(&w.r, areas)+" ("+w.t.reqs[u.idx].id+" onwards)", '-')
+			w.para(0, 1, 3)
+		}
+		w.req(0, u.idx)
+		w.prosePart(0, 0.6)
+	}
+}
+
+// softwareFile writes a file of a component's software requirements: a
+// section per requirement, its refinements in it, a few under a
+// subsection of their own.
+func (w *renderer) softwareFile(f *fileSpec, units []unit) {
+	t := w.t
+	name := capital(t.comps[f.comp])
+	w.fileTitle(t.comps[f.comp]+"-"+pad(f.seq, 3), name+" software requirements, part "+strconv.Itoa(f.seq))
+	inSection := false
+	for _, u := range units {
+		q := &t.reqs[u.idx]
+		if q.level == 1 {
+			w.tmp = t.appendReqTitle(append(append(w.tmp[:0], q.id...), ": "...), u.idx)
+			w.title(w.tmp, '-')
+			inSection = true
+			if w.r.chance(0.5) {
+				w.para(0, 1, 3)
+			}
+		} else if inSection && w.r.chance(0.08) {
+			w.tmp = t.appendReqTitle(append(w.tmp[:0], "Details of "...), u.idx)
+			w.title(w.tmp, '~')
+		}
+		w.placed(u)
+		w.prosePart(0, 0.7)
+	}
+}
+
+// testsFile writes a file of a component's test specifications, in
+// groups of ten.
+func (w *renderer) testsFile(f *fileSpec, units []unit) {
+	t := w.t
+	w.fileTitle(t.comps[f.comp]+"-tests-"+pad(f.seq, 3), "Test specifications: "+t.comps[f.comp]+", part "+strconv.Itoa(f.seq))
+	for j, u := range units {
+		if j%10 == 0 {
+			w.titleS("Group "+strconv.Itoa(j/10+1)+": "+pick(&w.r, objects), '-')
+		}
+		w.placed(u)
+		w.prosePart(0, 0.25)
+	}
+}
+
+// resultsFile writes a batch of a component's outcomes on one
+// configuration, under a line that names the pipeline run.
+func (w *renderer) resultsFile(f *fileSpec, units []unit) {
+	t := w.t
+	cfg := Configs[f.config]
+	w.fileTitle("results-"+cfg+"-"+t.comps[f.comp]+"-"+pad(f.seq, 3),
+		"Results: "+t.comps[f.comp]+" on "+cfg+", batch "+strconv.Itoa(f.seq))
+	w.line(0, "Pipeline run "+strconv.Itoa(1000+w.r.intn(9000))+" on 2026-11-28, commit ``"+
+		strconv.FormatUint(w.r.next()>>24, 16)+"``.")
+	w.nl()
+	if w.r.chance(0.5) {
+		w.table(0)
+	}
+	for _, u := range units {
+		w.placed(u)
+		w.prosePart(0, 0.12)
+	}
 }
 
 // ---- low-level writing ----

@@ -71,10 +71,29 @@ func WriteDir(t *Tree, out string, o WriteOptions) (*Manifest, error) {
 	if err := writeManifest(root, m); err != nil {
 		return nil, err
 	}
+	if err := makeDirs(root, t.files); err != nil {
+		return nil, err
+	}
+	defects, total, err := writeFiles(t, root, o.Workers)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range defects {
+		m.Defects = append(m.Defects, d...)
+	}
+	if err := writeSources(t, root, m); err != nil {
+		return nil, err
+	}
+	m.Bytes = total
+	m.Complete = true
+	return m, writeManifest(root, m)
+}
 
+// makeDirs makes the folders of files, in order.
+func makeDirs(root *os.Root, files []fileSpec) error {
 	dirs := map[string]bool{}
-	for i := range t.files {
-		dirs[path.Dir(t.files[i].path)] = true
+	for i := range files {
+		dirs[path.Dir(files[i].path)] = true
 	}
 	sorted := make([]string, 0, len(dirs))
 	for d := range dirs {
@@ -83,81 +102,85 @@ func WriteDir(t *Tree, out string, o WriteOptions) (*Manifest, error) {
 	sort.Strings(sorted)
 	for _, d := range sorted {
 		if err := root.MkdirAll(d, 0o777); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
 
-	workers := o.Workers
+// writeFiles renders and writes the tree's files with workers goroutines
+// (GOMAXPROCS when 0 or less); it returns each file's defects and how
+// many bytes it wrote, or the first error.
+func writeFiles(t *Tree, root *os.Root, workers int) (defects [][]Defect, total int64, err error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var (
 		next     atomic.Int64
-		total    atomic.Int64
+		written  atomic.Int64
 		wg       sync.WaitGroup
 		errOnce  sync.Once
 		firstErr error
 		failed   atomic.Bool
 	)
-	defects := make([][]Defect, len(t.files))
+	defects = make([][]Defect, len(t.files))
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var (
-				buf     []byte
-				dir     string
-				dirRoot *os.Root
-			)
-			fail := func(err error) {
-				errOnce.Do(func() { firstErr = err })
-				failed.Store(true)
-			}
-			defer func() {
-				if dirRoot != nil {
-					dirRoot.Close()
-				}
-			}()
+			w := folderWriter{root: root}
+			defer w.close()
+			var buf []byte
 			for !failed.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= len(t.files) {
 					return
 				}
 				buf, defects[i] = t.Render(i, buf[:0])
-				total.Add(int64(len(buf)))
-				// Files come folder by folder; a root opened on the folder
-				// saves resolving the whole path again for every file.
-				d, name := path.Split(t.files[i].path)
-				if d != dir || dirRoot == nil {
-					if dirRoot != nil {
-						dirRoot.Close()
-					}
-					var err error
-					if dirRoot, err = root.OpenRoot(path.Clean(d)); err != nil {
-						fail(err)
-						return
-					}
-					dir = d
-				}
-				if err := dirRoot.WriteFile(name, buf, 0o666); err != nil {
-					fail(err)
+				written.Add(int64(len(buf)))
+				if err := w.write(t.files[i].path, buf); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					failed.Store(true)
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return nil, 0, firstErr
 	}
-	for _, d := range defects {
-		m.Defects = append(m.Defects, d...)
+	return defects, written.Load(), nil
+}
+
+// folderWriter writes files under root. Files come folder by folder; a
+// root opened on the folder saves resolving the whole path again for
+// every file.
+type folderWriter struct {
+	root    *os.Root
+	dir     string
+	dirRoot *os.Root // nil when the folder could not be opened
+}
+
+// write writes the file at p (relative to root).
+func (w *folderWriter) write(p string, data []byte) error {
+	d, name := path.Split(p)
+	if d != w.dir || w.dirRoot == nil {
+		w.close()
+		var err error
+		if w.dirRoot, err = w.root.OpenRoot(path.Clean(d)); err != nil {
+			return err
+		}
+		w.dir = d
 	}
-	if err := writeSources(t, root, m); err != nil {
-		return nil, err
+	return w.dirRoot.WriteFile(name, data, 0o666)
+}
+
+// close closes the folder open, if any.
+func (w *folderWriter) close() {
+	if w.dirRoot != nil {
+		w.dirRoot.Close()
+		w.dirRoot = nil
 	}
-	m.Bytes = total.Load()
-	m.Complete = true
-	return m, writeManifest(root, m)
 }
 
 // prepare checks that out is empty, or clears what an earlier run wrote

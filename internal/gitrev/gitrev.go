@@ -183,65 +183,69 @@ func (r *Revision) writeBlobs(root *os.Root, entries []entry) error {
 		stdin.Close()
 	}()
 	br := bufio.NewReaderSize(stdout, 1<<16)
-	werr := func() error {
-		for _, e := range blobs {
-			header, err := br.ReadString('\n')
-			if err != nil {
-				return fmt.Errorf("git cat-file: %v", err)
-			}
-			f := strings.Fields(header)
-			if len(f) != 3 || f[1] != "blob" {
-				return fmt.Errorf("git cat-file: %s: %s", e.path, strings.TrimSpace(header))
-			}
-			size, err := strconv.ParseInt(f[2], 10, 64)
-			if err != nil {
-				return fmt.Errorf("git cat-file: %s: bad size %q", e.path, f[2])
-			}
-			if dir := path.Dir(e.path); dir != "." {
-				if err := root.MkdirAll(dir, 0o755); err != nil {
-					return err
-				}
-			}
-			body := io.LimitReader(br, size)
-			switch e.mode {
-			case "120000":
-				target, err := io.ReadAll(body)
-				if err != nil {
-					return err
-				}
-				if err := root.Symlink(string(target), e.path); err != nil {
-					return err
-				}
-			default:
-				mode := os.FileMode(0o644)
-				if e.mode == "100755" {
-					mode = 0o755
-				}
-				fh, err := root.OpenFile(e.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-				if err != nil {
-					return err
-				}
-				_, err = io.Copy(fh, body)
-				if cerr := fh.Close(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return err
-				}
-			}
-			if _, err := br.Discard(1); err != nil { // the newline after the content
-				return fmt.Errorf("git cat-file: %v", err)
-			}
+	for _, e := range blobs {
+		if err := copyBlob(br, root, e); err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return err
 		}
-		return nil
-	}()
-	if werr != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		return werr
 	}
 	if err := cmd.Wait(); err != nil {
 		return &Error{Args: []string{"cat-file", "--batch"}, Stderr: errb.String(), Err: err}
 	}
 	return nil
+}
+
+// copyBlob reads the next object of git cat-file --batch's output, which
+// must be the blob of e, and writes it under root at e's path.
+func copyBlob(br *bufio.Reader, root *os.Root, e entry) error {
+	header, err := br.ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("git cat-file: %v", err)
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 || f[1] != "blob" {
+		return fmt.Errorf("git cat-file: %s: %s", e.path, strings.TrimSpace(header))
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil {
+		return fmt.Errorf("git cat-file: %s: bad size %q", e.path, f[2])
+	}
+	if dir := path.Dir(e.path); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := writeEntry(root, e, io.LimitReader(br, size)); err != nil {
+		return err
+	}
+	if _, err := br.Discard(1); err != nil { // the newline after the content
+		return fmt.Errorf("git cat-file: %v", err)
+	}
+	return nil
+}
+
+// writeEntry writes the content of e under root: a symbolic link, or a
+// file, executable when git says so.
+func writeEntry(root *os.Root, e entry, body io.Reader) error {
+	if e.mode == "120000" {
+		target, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		return root.Symlink(string(target), e.path)
+	}
+	mode := os.FileMode(0o644)
+	if e.mode == "100755" {
+		mode = 0o755
+	}
+	fh, err := root.OpenFile(e.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(fh, body)
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -95,7 +95,6 @@ func (t *tree) needimport(fi, idx int) {
 		fail("needimport without a path")
 		return
 	}
-	p := t.in.Project
 	local := t.importPath(fi, arg)
 	version := optionValue(&ins, "version")
 	f, _, fetch, msg := t.load(arg, local, version)
@@ -116,43 +115,8 @@ func (t *tree) needimport(fi, idx int) {
 		}
 		filter = fl
 	}
-	prefix := optionValue(&ins, "id_prefix")
-	extraTags := splitTags(optionValue(&ins, "tags"))
-	ids := map[string]bool{}
-	for _, rn := range f.Needs {
-		ids[rn.Str("id")] = true
-	}
-	rename := func(id string) string {
-		if prefix != "" && ids[id] {
-			return prefix + id
-		}
-		return id
-	}
-	var made []parser.Node
-	for k := range f.Needs {
-		rn := &f.Needs[k]
-		if filter != nil {
-			ok, ferr := filter.Match(readFields{rn}, needs.FilterContext{Docname: rn.Str("docname")})
-			if ferr != nil {
-				t.diag(filterDiag(ferr, optionSpan(&ins, "filter"), filter.Source))
-				return
-			}
-			if !ok {
-				continue
-			}
-		}
-		typ := rn.Str("type")
-		kind, known := t.in.Config.Directives[typ]
-		if !known || p.Type(typ) == nil {
-			fail("needimport: need %q has the type %q, which is no need type of this project", rn.Str("id"), typ)
-			continue
-		}
-		nd := parser.Node{Kind: kind, Directive: typ, ID: prefix + rn.Str("id"), Title: rn.Str("title"),
-			Pos: ins.Pos, Parent: ins.Parent}
-		nd.Options = t.readOptions(rn, ins.Pos, append(rn.Strings("tags"), extraTags...), rename)
-		made = append(made, nd)
-	}
-	if len(made) == 0 {
+	made, ok := t.importNodes(&ins, f, filter, fail)
+	if !ok || len(made) == 0 {
 		return
 	}
 	t.editNode(fi, idx) // copies the file
@@ -163,6 +127,50 @@ func (t *tree) needimport(fi, idx int) {
 		t.files[fi].Nodes = append(t.files[fi].Nodes, nd)
 		t.imported[[2]int{fi, len(t.files[fi].Nodes) - 1}] = true
 	}
+}
+
+// importNodes makes the nodes that the needimport ins imports from f: the
+// needs that filter (when not nil) keeps, of a need type of the project,
+// with id_prefix before their IDs and the links among them, and with the
+// directive's tags added. ok is false when the filter fails on a need:
+// then nothing is imported.
+func (t *tree) importNodes(ins *parser.Node, f *needs.File, filter *needs.Filter, fail func(format string, args ...any)) (made []parser.Node, ok bool) {
+	prefix := optionValue(ins, "id_prefix")
+	extraTags := splitTags(optionValue(ins, "tags"))
+	ids := map[string]bool{}
+	for _, rn := range f.Needs {
+		ids[rn.Str("id")] = true
+	}
+	rename := func(id string) string {
+		if prefix != "" && ids[id] {
+			return prefix + id
+		}
+		return id
+	}
+	for k := range f.Needs {
+		rn := &f.Needs[k]
+		if filter != nil {
+			keep, ferr := filter.Match(readFields{rn}, needs.FilterContext{Docname: rn.Str("docname")})
+			if ferr != nil {
+				t.diag(filterDiag(ferr, optionSpan(ins, "filter"), filter.Source))
+				return nil, false
+			}
+			if !keep {
+				continue
+			}
+		}
+		typ := rn.Str("type")
+		kind, known := t.in.Config.Directives[typ]
+		if !known || t.in.Project.Type(typ) == nil {
+			fail("needimport: need %q has the type %q, which is no need type of this project", rn.Str("id"), typ)
+			continue
+		}
+		nd := parser.Node{Kind: kind, Directive: typ, ID: prefix + rn.Str("id"), Title: rn.Str("title"),
+			Pos: ins.Pos, Parent: ins.Parent}
+		nd.Options = t.readOptions(rn, ins.Pos, append(rn.Strings("tags"), extraTags...), rename)
+		made = append(made, nd)
+	}
+	return made, true
 }
 
 // importPath is the file a needimport of the document fi names (a URL is
