@@ -62,30 +62,56 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 
 func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin) (*Graph, diag.List) {
 	b := &builder{needs: needs, files: fset}
-	// A node without an ID was already reported by the parser; nothing can
-	// link to it, so it stays out of the graph, and so does the second
-	// node of an ID. An outcome is the exception: it may be the evidence
-	// against a requirement, and bad input never makes that disappear
-	// (semantics.md). It stays, under a name no link can spell (shadowID).
+	keys := b.keep(src)
+	g := &Graph{byID: make(map[string]int32, len(keys)), needs: needs, files: fset}
+	b.g = g
+	pn := make([]*parser.Node, 0, len(keys))
+	shadowOf := map[*parser.Node]string{}
+	for _, k := range keys {
+		g.byID[k.id] = int32(len(pn))
+		pn = append(pn, k.n)
+		if k.id != k.n.ID {
+			shadowOf[k.n] = k.id
+		}
+	}
+	first, targets := b.setUp(pn, shadowOf, parents)
+	b.makeEdges(pn, first, targets)
+	b.attachPins(lock)
+	b.cycles()
+	b.warnings()
+	return g, b.diags
+}
+
+// nodeKey is a node under the name the graph knows it by: its ID, or a
+// shadow name (shadowID).
+type nodeKey struct {
+	id string
+	n  *parser.Node
+}
+
+// keep decides which nodes enter the graph, sorted by name. A node
+// without an ID was already reported by the parser; nothing can link to
+// it, so it stays out of the graph, and so does the second node of an ID.
+// An outcome is the exception: it may be the evidence against a
+// requirement, and bad input never makes that disappear (semantics.md).
+// It stays, under a name no link can spell (shadowID).
+func (b *builder) keep(src []*parser.Node) []nodeKey {
+	fset := b.files
 	// Sort small keys rather than the nodes themselves: the comparisons
 	// then read memory in order, which matters at hundreds of thousands of
 	// nodes.
-	type key struct {
-		id string
-		n  *parser.Node
-	}
-	keys := make([]key, 0, len(src))
-	var shadows []key
+	keys := make([]nodeKey, 0, len(src))
+	var shadows []nodeKey
 	for _, n := range src {
 		switch {
 		case n.Kind == 0:
 		case n.ID != "":
-			keys = append(keys, key{n.ID, n})
+			keys = append(keys, nodeKey{n.ID, n})
 		case n.Kind == parser.Outcome:
-			shadows = append(shadows, key{shadowID(fset, n, "(no :id:)"), n})
+			shadows = append(shadows, nodeKey{shadowID(fset, n, "(no :id:)"), n})
 		}
 	}
-	byKey := func(a, b key) int {
+	byKey := func(a, b nodeKey) int {
 		if a.id != b.id {
 			return strings.Compare(a.id, b.id)
 		}
@@ -98,47 +124,45 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 			unique = append(unique, k)
 			continue
 		}
-		first := unique[len(unique)-1].n
-		left := "this one is left out of the graph"
 		if k.n.Kind == parser.Outcome {
 			k.id = shadowID(fset, k.n, k.id+" (again)")
 			shadows = append(shadows, k)
-			left = fmt.Sprintf("this outcome stays in the graph as %q and counts as invalid for every test it confirms", k.id)
 		}
-		b.diag(diag.Diagnostic{
-			Code:    CodeDuplicateID,
-			Message: fmt.Sprintf("duplicate ID %q (first defined at %s)", k.n.ID, fset.Position(first.Pos)),
-			Detail:  "IDs are unique across the whole tree. The first definition (by file, line and column) is the one links resolve to; " + left + ".",
-			Span:    idSpan(k.n),
-			Related: []diag.Related{{Span: idSpan(first), Message: fmt.Sprintf("%q first defined here", k.n.ID)}},
-		})
+		b.duplicate(k, unique[len(unique)-1].n)
 	}
 	keys = unique
 	if len(shadows) > 0 {
 		keys = append(keys, shadows...)
 		slices.SortFunc(keys, byKey)
 	}
-	kept := make([]*parser.Node, len(keys))
-	shadowOf := map[*parser.Node]string{}
-	for i, k := range keys {
-		kept[i] = k.n
-		if k.id != k.n.ID {
-			shadowOf[k.n] = k.id
-		}
-	}
+	return keys
+}
 
-	g := &Graph{byID: make(map[string]int32, len(kept)), needs: needs, files: fset}
-	pn := make([]*parser.Node, 0, len(kept))
-	for _, k := range keys {
-		g.byID[k.id] = int32(len(pn))
-		pn = append(pn, k.n)
+// duplicate reports k, a node whose ID an earlier node (first) has.
+func (b *builder) duplicate(k nodeKey, first *parser.Node) {
+	left := "this one is left out of the graph"
+	if k.id != k.n.ID {
+		left = fmt.Sprintf("this outcome stays in the graph as %q and counts as invalid for every test it confirms", k.id)
 	}
-	// Each node is set up where it lives, and every link entry looked up
-	// in byID, on every core: both only read what is built above and
-	// write their own slots, and the map lookups (cache misses, most of
-	// the build) are what a large tree spends its time on.
+	b.diag(diag.Diagnostic{
+		Code:    CodeDuplicateID,
+		Message: fmt.Sprintf("duplicate ID %q (first defined at %s)", k.n.ID, b.files.Position(first.Pos)),
+		Detail:  "IDs are unique across the whole tree. The first definition (by file, line and column) is the one links resolve to; " + left + ".",
+		Span:    idSpan(k.n),
+		Related: []diag.Related{{Span: idSpan(first), Message: fmt.Sprintf("%q first defined here", k.n.ID)}},
+	})
+}
+
+// setUp makes the graph's nodes from pn and looks up every link entry's
+// target (-1 when it names no node); node i's entries are
+// targets[first[i]:first[i+1]]. Both run on every core: they only read
+// what is built before and write their own slots, and the map lookups
+// (cache misses, most of the build) are what a large tree spends its
+// time on.
+func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, parents map[*parser.Node]string) (first, targets []int32) {
+	g, needs := b.g, b.needs
 	g.nodes = make([]Node, len(pn))
-	first := make([]int32, len(pn)+1) // node i's entries: targets[first[i]:first[i+1]]
+	first = make([]int32, len(pn)+1)
 	for i, n := range pn {
 		k := first[i]
 		for j := range n.Options {
@@ -146,7 +170,7 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 		}
 		first[i+1] = k
 	}
-	targets := make([]int32, first[len(pn)])
+	targets = make([]int32, first[len(pn)])
 	parallel(len(pn), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			n := pn[i]
@@ -171,8 +195,14 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 			}
 		}
 	})
+	return first, targets
+}
 
-	b.g = g
+// makeEdges makes the edges of every node's links, in node order on one
+// core (the diagnostics come out in order), then sorts them by source,
+// type, target and position and indexes them.
+func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
+	g := b.g
 	g.edges = make([]Edge, 0, len(targets))
 	for i, n := range pn {
 		b.links(int32(i), n, targets[first[i]:first[i+1]])
@@ -187,14 +217,9 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 		if x.to != y.to {
 			return cmp.Compare(x.to, y.to)
 		}
-		return fset.Compare(x.pos, y.pos)
+		return b.files.Compare(x.pos, y.pos)
 	})
 	g.adjacency()
-	b.attachPins(lock)
-
-	b.cycles()
-	b.warnings()
-	return g, b.diags
 }
 
 // shadowID names an outcome the graph keeps although links cannot reach

@@ -18,86 +18,24 @@ import (
 // requirements sit on a cycle; and it reports each cycle once.
 func (b *builder) cycles() {
 	g := b.g
-	n := len(g.nodes)
-	const unvisited = -1
-	index := make([]int32, n)
-	low := make([]int32, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = unvisited
-	}
-	g.cyclic = make([]bool, n)
-	g.order = make([]int32, 0, n)
-
-	type frame struct {
-		v    int32
-		next int // position in v.in
-	}
-	var stack []int32
-	var call []frame
-	counter := int32(0)
-
+	t := newTarjan(g)
+	g.cyclic = make([]bool, len(g.nodes))
+	g.order = make([]int32, 0, len(g.nodes))
 	for root := range g.nodes {
-		if g.nodes[root].kind != parser.Requirement || index[root] != unvisited {
+		if g.nodes[root].kind != parser.Requirement || t.index[root] != unvisited {
 			continue
 		}
-		call = append(call, frame{v: int32(root)})
-		index[root], low[root] = counter, counter
-		counter++
-		stack = append(stack, int32(root))
-		onStack[root] = true
-
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			v := f.v
-			in := g.nodes[v].in
-			descended := false
-			for f.next < len(in) {
-				e := &g.edges[in[f.next]]
-				f.next++
-				if e.typ != Refines {
-					continue
-				}
-				w := e.from // a child of v
-				if index[w] == unvisited {
-					index[w], low[w] = counter, counter
-					counter++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{v: w})
-					descended = true
-					break
-				}
-				if onStack[w] && index[w] < low[v] {
-					low[v] = index[w]
-				}
-			}
-			if descended {
+		t.visit(int32(root))
+		for len(t.call) > 0 {
+			if t.descend() {
 				continue
 			}
-			// v is finished.
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				p := call[len(call)-1].v
-				if low[v] < low[p] {
-					low[p] = low[v]
-				}
-			}
-			if low[v] != index[v] {
+			comp := t.finish()
+			if comp == nil {
 				continue
-			}
-			// v roots a component: pop it.
-			start := len(stack) - 1
-			for stack[start] != v {
-				start--
-			}
-			comp := slices.Clone(stack[start:])
-			stack = stack[:start]
-			for _, w := range comp {
-				onStack[w] = false
 			}
 			g.order = append(g.order, comp...)
-			if len(comp) > 1 || b.selfLoop(v) {
+			if len(comp) > 1 || b.selfLoop(comp[0]) {
 				for _, w := range comp {
 					g.cyclic[w] = true
 				}
@@ -105,6 +43,96 @@ func (b *builder) cycles() {
 			}
 		}
 	}
+}
+
+const unvisited = -1
+
+// tarjan is the state of Tarjan's walk over refines edges, child to
+// parent reversed: from a requirement to the requirements that refine it.
+type tarjan struct {
+	g          *Graph
+	index, low []int32
+	onStack    []bool
+	stack      []int32 // the nodes of components not yet complete
+	call       []tarjanFrame
+	counter    int32
+}
+
+// tarjanFrame is a node being walked, and the position in its incoming
+// edges the walk has reached.
+type tarjanFrame struct {
+	v    int32
+	next int
+}
+
+func newTarjan(g *Graph) *tarjan {
+	n := len(g.nodes)
+	t := &tarjan{g: g, index: make([]int32, n), low: make([]int32, n), onStack: make([]bool, n)}
+	for i := range t.index {
+		t.index[i] = unvisited
+	}
+	return t
+}
+
+// visit enters w: numbers it and puts it on both stacks.
+func (t *tarjan) visit(w int32) {
+	t.index[w], t.low[w] = t.counter, t.counter
+	t.counter++
+	t.stack = append(t.stack, w)
+	t.onStack[w] = true
+	t.call = append(t.call, tarjanFrame{v: w})
+}
+
+// descend goes on with the node on top of the call stack: it visits its
+// next unvisited child and reports true, or, when every child is done,
+// reports false.
+func (t *tarjan) descend() bool {
+	f := &t.call[len(t.call)-1]
+	v := f.v
+	in := t.g.nodes[v].in
+	for f.next < len(in) {
+		e := &t.g.edges[in[f.next]]
+		f.next++
+		if e.typ != Refines {
+			continue
+		}
+		w := e.from // a child of v
+		if t.index[w] == unvisited {
+			t.visit(w)
+			return true
+		}
+		if t.onStack[w] && t.index[w] < t.low[v] {
+			t.low[v] = t.index[w]
+		}
+	}
+	return false
+}
+
+// finish leaves the node on top of the call stack, whose children are
+// all done, and returns its component when it roots one (the root
+// first), nil otherwise.
+func (t *tarjan) finish() []int32 {
+	v := t.call[len(t.call)-1].v
+	t.call = t.call[:len(t.call)-1]
+	if len(t.call) > 0 {
+		p := t.call[len(t.call)-1].v
+		if t.low[v] < t.low[p] {
+			t.low[p] = t.low[v]
+		}
+	}
+	if t.low[v] != t.index[v] {
+		return nil
+	}
+	start := len(t.stack) - 1
+	for t.stack[start] != v {
+		start--
+	}
+	comp := slices.Clone(t.stack[start:])
+	t.stack = t.stack[:start]
+	for _, w := range comp {
+		t.onStack[w] = false
+	}
+	return comp
 }
 
 func (b *builder) selfLoop(v int32) bool {
