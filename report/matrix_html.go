@@ -476,14 +476,18 @@ func (pb *pageBuilder) row(v evaluate.Verdict, level, parent int) []any {
 	}
 	// Refined by (position 5) is left for the script to derive from
 	// the refines links: the same links, written once. The evidence
-	// is one JSON string, parsed by the script for the rows it needs:
-	// millions of small arrays parsed up front would be most of the
-	// load time of a large tree.
-	ev, err := json.Marshal([]any{pb.tests(v.Verifies), pb.links(v.Implements), pb.reasons(v.Reasons, true), pb.reasons(v.Reasons, false)})
+	// (tests, implements and notes) is one JSON string, parsed by the
+	// script for the rows it needs: millions of small arrays parsed up
+	// front would be most of the load time of a large tree. The blocking
+	// reasons are not in it but at position 8 (7 holds the place of the
+	// implements): the search index and the reason column read them for
+	// every row, and parsing every row's evidence for them made the
+	// first text filter of 50,000 requirements take half a second.
+	ev, err := json.Marshal([]any{pb.tests(v.Verifies), pb.links(v.Implements), pb.reasons(v.Reasons, false)})
 	if err != nil {
 		panic(err) // ints and strings only
 	}
-	return []any{statusCodes[v.Status.String()], leaf, level, parent, pb.links(v.Refines), 0, string(ev)}
+	return []any{statusCodes[v.Status.String()], leaf, level, parent, pb.links(v.Refines), 0, string(ev), 0, pb.reasons(v.Reasons, true)}
 }
 
 // link is the node n that edge e links to: its index, the link's state
