@@ -64,6 +64,11 @@ func (l *Live) SetText(path string, text []byte) {
 // Changed says that the file at path may have changed on disk, been
 // created or been deleted.
 func (l *Live) Changed(path string) {
+	if l.files[path] == nil && !parser.InTree(path, l.t.Config.Parser) {
+		// Not a file of the tree (seg.lock, a source file): every run
+		// reads such files again anyway.
+		return
+	}
 	l.dirty[path] = true
 	if l.files[path] == nil || l.texts[path] == nil && !l.onDisk(path) {
 		// The file may join or leave the tree: walk it again.

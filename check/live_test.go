@@ -110,13 +110,14 @@ func TestLiveIsRun(t *testing.T) {
 	if testing.Short() {
 		seeds = 8
 	}
-	// The runs must reach what the rules of evidence read.
+	// The runs must reach what the rules of evidence read (all the seeds
+	// do; a short run's may not).
 	reached := map[string]bool{}
 	defer func() {
 		for _, what := range []string{`"stale-link"`, `"orphan-pin"`, `"invalid-pin"`, `"missing-source"`, `"expired-evidence"`,
 			`"undated-evidence"`, `"future-evidence"`, `"outcome-failed"`, `"outcome-excused"`, `"duplicate-id"`, `"unresolved-link"`,
 			`"refinement-cycle"`, `"results/run.xml::suite.case_1"`, `"status": "failing"`, `"status": "satisfied"`} {
-			if !reached[what] && !t.Failed() {
+			if !reached[what] && !t.Failed() && !testing.Short() {
 				t.Errorf("no run reached %s", what)
 			}
 		}
