@@ -181,7 +181,7 @@ func compareWithCheck(t *testing.T, root string, open func(string) (*check.Tree,
 }
 
 func TestSameAsCheckExamples(t *testing.T) {
-	for _, ex := range []string{"brake", "broken", "needs"} {
+	for _, ex := range []string{"brake", "broken", "needs", "stale"} {
 		t.Run(ex, func(t *testing.T) {
 			compareWithCheck(t, filepath.Join("..", "examples", ex), nil)
 		})

@@ -183,6 +183,24 @@ func TestMalformedMessages(t *testing.T) {
 	if m, _ := rc.reply("7"); m.Error != nil || string(m.Result) != "null" {
 		t.Errorf("definition in an unknown document: %s %+v", m.Result, m.Error)
 	}
+	// Every request about a document, on one the server never saw (outside
+	// the root, and inside it but not in the tree): an empty answer, or
+	// for rename a refusal (RequestFailed) that says why.
+	for i, m := range []string{"textDocument/definition", "textDocument/references", "textDocument/hover",
+		"textDocument/completion", "textDocument/prepareRename", "textDocument/rename",
+		"textDocument/documentSymbol", "textDocument/codeAction"} {
+		for j, u := range []string{"file:///nowhere/x.rst", string(uri.File(filepath.Join(root, "docs/never.rst")))} {
+			id := fmt.Sprint(100 + 2*i + j)
+			rc.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"textDocument":{"uri":%q},"position":{"line":0,"character":0},`+
+				`"context":{"includeDeclaration":true,"diagnostics":[]},"newName":"X-1","range":{"start":{"line":0,"character":0},"end":{"line":1,"character":0}}}}`, id, m, u))
+			r, _ := rc.reply(id)
+			empty := string(r.Result) == "null" || string(r.Result) == "[]" || string(r.Result) == `{"isIncomplete":false,"items":[]}`
+			refused := r.Error != nil && r.Error.Code == -32803 && r.Error.Message != "" && strings.Contains(m, "ename")
+			if (r.Error != nil || !empty) && !refused {
+				t.Errorf("%s on %s: %s %+v", m, u, r.Result, r.Error)
+			}
+		}
+	}
 	rc.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":8,"method":"textDocument/hover","params":{"textDocument":{"uri":%q},"position":{"line":99999,"character":99999}}}`, uri.File(filepath.Join(root, "docs/req.rst"))))
 	if m, _ := rc.reply("8"); m.Error != nil {
 		t.Errorf("hover past the end of a document: %+v", m.Error)
