@@ -1,3 +1,5 @@
+//go:build lspbench
+
 // Command lspbench times `seg lsp` as an editor drives it: it starts the
 // server as a process, speaks LSP to it over a pipe, and reports
 //
