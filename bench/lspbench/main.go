@@ -126,7 +126,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				"range": map[string]any{"start": map[string]any{"line": l, "character": c1}, "end": map[string]any{"line": l, "character": c2}},
 				"text":  s}}})
 	}
-	var linkLat, quietLat []time.Duration
+	var linkLat, breakLat, mendLat, quietLat []time.Duration
 	cpu0 := cpuTime(cmd.Process.Pid)
 	orig := lines[line][col : col+1]
 	for i := 0; i < 2*(*edits); i++ {
@@ -140,6 +140,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		select {
 		case t1 := <-ch:
 			linkLat = append(linkLat, t1.Sub(t0))
+			if i%2 == 0 {
+				breakLat = append(breakLat, t1.Sub(t0))
+			} else {
+				mendLat = append(mendLat, t1.Sub(t0))
+			}
 		case <-time.After(2 * time.Minute):
 			fmt.Fprintln(stderr, "lspbench: no publishDiagnostics after an edit")
 			return 1
@@ -170,6 +175,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "start-up to first publishDiagnostics: %s\n", first.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "start-up to every file's diagnostics: %s (server CPU time %s)\n", ready.Round(time.Millisecond), cpuStart.Round(10*time.Millisecond))
 	fmt.Fprintf(stdout, "didChange -> publishDiagnostics (link broken/mended, %d edits): %s\n", len(linkLat), stats(linkLat))
+	fmt.Fprintf(stdout, "  of which breaking it (an unresolved link, with its did-you-mean): %s\n", stats(breakLat))
+	fmt.Fprintf(stdout, "  of which mending it: %s\n", stats(mendLat))
 	fmt.Fprintf(stdout, "didChange -> analysed (body text, %d edits): %s\n", len(quietLat), stats(quietLat))
 	fmt.Fprintf(stdout, "server CPU time per edit (user+system, all threads): %s\n", (cpu / time.Duration(len(linkLat)+len(quietLat))).Round(100*time.Microsecond))
 	fmt.Fprintf(stdout, "resident memory: after start-up %s, peak %s\n", peakStart, peak)
