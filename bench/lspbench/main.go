@@ -38,11 +38,6 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-type pipe struct {
-	io.Reader
-	io.WriteCloser
-}
-
 func run(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("lspbench", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -65,122 +60,163 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lspbench:", err)
 		return 1
 	}
-
 	args = []string{"lsp", "--at", *at}
 	if *noCache {
 		args = append(args, "--no-cache")
 	}
-	cmd := exec.Command(*bin, append(args, abs)...)
-	cmd.Stderr = stderr
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	s, err := startServer(*bin, append(args, abs), filepath.Join(abs, filepath.FromSlash(file)), stderr)
+	if err != nil {
 		fmt.Fprintln(stderr, "lspbench:", err)
 		return 1
 	}
-	b := &bench{published: map[string]chan time.Time{}}
-	b.first = make(chan time.Time, 1)
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(readWriteCloser{bufio.NewReaderSize(out, 1<<20), in}))
-	conn.Go(context.Background(), b.handle)
-	ctx := context.Background()
-	call := func(method string, params any) error {
-		var res jsonrpc2.RawMessage
-		_, err := conn.Call(ctx, method, params, &res)
-		return err
-	}
-	if err := call("initialize", map[string]any{
-		"processId": os.Getpid(), "rootUri": string(uri.File(abs)),
-		"capabilities": map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}},
-	}); err != nil {
-		fmt.Fprintln(stderr, "lspbench: initialize:", err)
+	s.settle()
+	ready := time.Since(s.start)
+	first := (<-s.b.first).Sub(s.start)
+	pid := s.cmd.Process.Pid
+	peakStart, cpuStart := memory(pid), cpuTime(pid)
+
+	s.conn.Notify(s.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": s.uri, "languageId": "rst", "version": 1, "text": text}})
+	s.settle()
+	cpu0 := cpuTime(pid)
+	breaks, mends, err := s.linkEdits(text, line, *edits)
+	if err != nil {
+		fmt.Fprintln(stderr, "lspbench:", err)
 		return 1
 	}
-	conn.Notify(ctx, "initialized", map[string]any{})
-	u := string(uri.File(filepath.Join(abs, filepath.FromSlash(file))))
-	// A request that waits for the analysis of everything sent so far,
-	// and costs next to nothing itself.
-	settle := func() {
-		call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 0, "character": 0}})
-	}
-	settle()
-	ready := time.Since(start)
-	first := (<-b.first).Sub(start)
-	peakStart := memory(cmd.Process.Pid)
-	cpuStart := cpuTime(cmd.Process.Pid)
+	quiet := s.quietEdits(text, *edits)
+	cpu := cpuTime(pid) - cpu0
+	peak := memory(pid)
+	code := s.stop()
 
-	conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": u, "languageId": "rst", "version": 1, "text": text}})
-	settle()
-
-	lines := strings.SplitAfter(text, "\n")
-	col := strings.Index(lines[line], ":verifies: ") + len(":verifies: ")
-	word := strings.Index(text, "\n\n") // a blank line: typing there changes no finding
-	wl, wc := lineCol(text, word+1)
-	version := 1
-	change := func(l, c1, c2 int, s string) {
-		version++
-		conn.Notify(ctx, "textDocument/didChange", map[string]any{
-			"textDocument": map[string]any{"uri": u, "version": version},
-			"contentChanges": []any{map[string]any{
-				"range": map[string]any{"start": map[string]any{"line": l, "character": c1}, "end": map[string]any{"line": l, "character": c2}},
-				"text":  s}}})
-	}
-	var linkLat, breakLat, mendLat, quietLat []time.Duration
-	cpu0 := cpuTime(cmd.Process.Pid)
-	orig := lines[line][col : col+1]
-	for i := 0; i < 2*(*edits); i++ {
-		ch := b.expect(u)
-		t0 := time.Now()
-		if i%2 == 0 {
-			change(line, col, col+1, "#") // breaks the link: unresolved-link
-		} else {
-			change(line, col, col+1, orig) // mends it
-		}
-		select {
-		case t1 := <-ch:
-			linkLat = append(linkLat, t1.Sub(t0))
-			if i%2 == 0 {
-				breakLat = append(breakLat, t1.Sub(t0))
-			} else {
-				mendLat = append(mendLat, t1.Sub(t0))
-			}
-		case <-time.After(2 * time.Minute):
-			fmt.Fprintln(stderr, "lspbench: no publishDiagnostics after an edit")
-			return 1
-		}
-		settle()
-	}
-	for i := 0; i < *edits; i++ {
-		t0 := time.Now()
-		if i%2 == 0 {
-			change(wl, wc, wc, "x")
-		} else {
-			change(wl, wc, wc+1, "")
-		}
-		settle()
-		quietLat = append(quietLat, time.Since(t0))
-	}
-	cpu := cpuTime(cmd.Process.Pid) - cpu0
-	peak := memory(cmd.Process.Pid)
-	call("shutdown", nil)
-	conn.Notify(ctx, "exit", nil)
-	err = cmd.Wait()
-	code := 0
-	if err != nil {
-		code = cmd.ProcessState.ExitCode()
-	}
-
+	links := append(slices.Clone(breaks), mends...)
 	fmt.Fprintf(stdout, "tree: %s (edited: %s)\n", abs, file)
 	fmt.Fprintf(stdout, "start-up to first publishDiagnostics: %s\n", first.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "start-up to every file's diagnostics: %s (server CPU time %s)\n", ready.Round(time.Millisecond), cpuStart.Round(10*time.Millisecond))
-	fmt.Fprintf(stdout, "didChange -> publishDiagnostics (link broken/mended, %d edits): %s\n", len(linkLat), stats(linkLat))
-	fmt.Fprintf(stdout, "  of which breaking it (an unresolved link, with its did-you-mean): %s\n", stats(breakLat))
-	fmt.Fprintf(stdout, "  of which mending it: %s\n", stats(mendLat))
-	fmt.Fprintf(stdout, "didChange -> analysed (body text, %d edits): %s\n", len(quietLat), stats(quietLat))
-	fmt.Fprintf(stdout, "server CPU time per edit (user+system, all threads): %s\n", (cpu / time.Duration(len(linkLat)+len(quietLat))).Round(100*time.Microsecond))
+	fmt.Fprintf(stdout, "didChange -> publishDiagnostics (link broken/mended, %d edits): %s\n", len(links), stats(links))
+	fmt.Fprintf(stdout, "  of which breaking it (an unresolved link, with its did-you-mean): %s\n", stats(breaks))
+	fmt.Fprintf(stdout, "  of which mending it: %s\n", stats(mends))
+	fmt.Fprintf(stdout, "didChange -> analysed (body text, %d edits): %s\n", len(quiet), stats(quiet))
+	fmt.Fprintf(stdout, "server CPU time per edit (user+system, all threads): %s\n", (cpu / time.Duration(len(links)+len(quiet))).Round(100*time.Microsecond))
 	fmt.Fprintf(stdout, "resident memory: after start-up %s, peak %s\n", peakStart, peak)
 	fmt.Fprintf(stdout, "exit code after shutdown and exit: %d\n", code)
+	return 0
+}
+
+// session is the server process and the connection to it, with the one
+// document the benchmark edits.
+type session struct {
+	cmd     *exec.Cmd
+	conn    jsonrpc2.Conn
+	b       *bench
+	ctx     context.Context
+	start   time.Time
+	uri     string
+	version int
+}
+
+// startServer starts seg with args and initializes it.
+func startServer(bin string, args []string, doc string, stderr io.Writer) (*session, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Stderr = stderr
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	s := &session{cmd: cmd, ctx: context.Background(), start: time.Now(), uri: string(uri.File(doc)), version: 1,
+		b: &bench{published: map[string]chan time.Time{}, first: make(chan time.Time, 1)}}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(readWriteCloser{bufio.NewReaderSize(out, 1<<20), in}))
+	s.conn.Go(s.ctx, s.b.handle)
+	root := args[len(args)-1]
+	if err := s.call("initialize", map[string]any{
+		"processId": os.Getpid(), "rootUri": string(uri.File(root)),
+		"capabilities": map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}},
+	}); err != nil {
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	s.conn.Notify(s.ctx, "initialized", map[string]any{})
+	return s, nil
+}
+
+func (s *session) call(method string, params any) error {
+	var res jsonrpc2.RawMessage
+	_, err := s.conn.Call(s.ctx, method, params, &res)
+	return err
+}
+
+// settle is a request that waits for the analysis of everything sent so
+// far, and costs next to nothing itself.
+func (s *session) settle() {
+	s.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": s.uri}, "position": map[string]any{"line": 0, "character": 0}})
+}
+
+// change replaces columns c1 to c2 of line l with text.
+func (s *session) change(l, c1, c2 int, text string) {
+	s.version++
+	s.conn.Notify(s.ctx, "textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": s.uri, "version": s.version},
+		"contentChanges": []any{map[string]any{
+			"range": map[string]any{"start": map[string]any{"line": l, "character": c1}, "end": map[string]any{"line": l, "character": c2}},
+			"text":  text}}})
+}
+
+// linkEdits breaks the first ID of the :verifies: on line (its first
+// character made "#") and mends it again, n times each, and times each
+// edit to the publishDiagnostics of the document.
+func (s *session) linkEdits(text string, line, n int) (breaks, mends []time.Duration, err error) {
+	lines := strings.SplitAfter(text, "\n")
+	col := strings.Index(lines[line], ":verifies: ") + len(":verifies: ")
+	orig := lines[line][col : col+1]
+	for i := range 2 * n {
+		ch := s.b.expect(s.uri)
+		t0 := time.Now()
+		if i%2 == 0 {
+			s.change(line, col, col+1, "#") // an unresolved link
+		} else {
+			s.change(line, col, col+1, orig)
+		}
+		select {
+		case t1 := <-ch:
+			if i%2 == 0 {
+				breaks = append(breaks, t1.Sub(t0))
+			} else {
+				mends = append(mends, t1.Sub(t0))
+			}
+		case <-time.After(2 * time.Minute):
+			return nil, nil, fmt.Errorf("no publishDiagnostics after an edit")
+		}
+		s.settle()
+	}
+	return breaks, mends, nil
+}
+
+// quietEdits types and deletes a character on the first blank line (no
+// finding changes, so nothing is published) n times, and times each edit
+// to the answer of a request that waits for its analysis.
+func (s *session) quietEdits(text string, n int) []time.Duration {
+	wl, wc := lineCol(text, strings.Index(text, "\n\n")+1)
+	var out []time.Duration
+	for i := range n {
+		t0 := time.Now()
+		if i%2 == 0 {
+			s.change(wl, wc, wc, "x")
+		} else {
+			s.change(wl, wc, wc+1, "")
+		}
+		s.settle()
+		out = append(out, time.Since(t0))
+	}
+	return out
+}
+
+// stop shuts the server down and returns its exit code.
+func (s *session) stop() int {
+	s.call("shutdown", nil)
+	s.conn.Notify(s.ctx, "exit", nil)
+	if err := s.cmd.Wait(); err != nil {
+		return s.cmd.ProcessState.ExitCode()
+	}
 	return 0
 }
 
