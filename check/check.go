@@ -170,7 +170,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 		memo = o.Cache.Sums()
 		defer memo.Save()
 	}
-	sdiags, deps := t.sources(parsed, memo)
+	parsed, sdiags, deps := t.sources(parsed, memo)
 	diags = append(diags, sdiags...)
 	lock, err := t.readLock(fset)
 	if err != nil {

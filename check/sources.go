@@ -33,19 +33,34 @@ var CodeMissingSource = diag.NewError("missing-source", "an implementation's :so
 // deps is every entry with what it matched and their hashes
 // (sourceDeps): a stored report of the run is good only while they are
 // the same.
-func (t *Tree) sources(parsed []*parser.File, memo *cache.Sums) (diags diag.List, deps string) {
+//
+// The files given are not changed: a file with such an implementation is
+// copied, in a copy of the list, which sources returns (the language
+// server keeps the parse of a file from one run to the next).
+func (t *Tree) sources(parsed []*parser.File, memo *cache.Sums) (out []*parser.File, diags diag.List, deps string) {
 	h := &fileHashes{root: t.Root, sums: map[string]string{}, memo: memo}
 	patterns := map[string]bool{}
-	for _, f := range parsed {
+	out = parsed
+	cloned := false
+	for fi, f := range parsed {
+		copied := false
 		for i := range f.Nodes {
-			n := &f.Nodes[i]
-			if n.Kind != parser.Implementation {
+			if f.Nodes[i].Kind != parser.Implementation {
 				continue
 			}
-			o := n.Option("source")
+			o := f.Nodes[i].Option("source")
 			if o == nil || len(o.Links) == 0 {
 				continue
 			}
+			if !copied {
+				if !cloned {
+					out, cloned = slices.Clone(parsed), true
+				}
+				cf := *f
+				cf.Nodes = slices.Clone(f.Nodes)
+				out[fi], f, copied = &cf, &cf, true
+			}
+			n := &f.Nodes[i]
 			var entries []parser.SourceEntry
 			for _, entry := range o.Links {
 				patterns[entry.ID] = true
@@ -76,7 +91,7 @@ func (t *Tree) sources(parsed []*parser.File, memo *cache.Sums) (diags diag.List
 			n.Revision = parser.ImplementationRevision(n.Revision, entries)
 		}
 	}
-	return diags, h.deps(slices.Sorted(maps.Keys(patterns)))
+	return out, diags, h.deps(slices.Sorted(maps.Keys(patterns)))
 }
 
 // deps writes, for each pattern, the files it matches and their hashes.

@@ -48,6 +48,7 @@ usage:
   seg import  [ROOT]            write outcomes read from test results as .. outcome:: directives
   seg review  [ROOT]            the links whose target changed since they were pinned; --accept pins them
   seg init    [ROOT]            write a commented seg.toml; print the pre-commit and CI snippets
+  seg lsp     [ROOT]            the language server, on standard input and output (docs/editors.md)
   seg version                   print the version
   seg help    [COMMAND]         what a command does, its flags and their values
 
@@ -87,6 +88,8 @@ func execute(args []string, stdout, stderr io.Writer) (int, check.Stats) {
 		run = runReview
 	case "diff":
 		run = runDiff
+	case "lsp":
+		run = runLsp
 	case "init":
 		run = func(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 			code, err := runInit(args, stdout, stderr)

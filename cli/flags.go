@@ -94,6 +94,11 @@ var commands = map[string]command{
 		"Compares two evaluations: the tree at a git revision and the work tree (or a second revision),\n" +
 			"or two seg check --format json files. Exit 1 when a requirement got worse (docs/diff.md).",
 		"text", func() []string { return formatNames(diffFormats) }},
+	"lsp": {"[ROOT]",
+		"Runs the language server on standard input and output, for an editor: the diagnostics, verdicts\n" +
+			"and navigation of the tree as the writer types (docs/editors.md). The tree is read as seg check\n" +
+			"reads it with the same flags; without ROOT, the root is the workspace folder the editor names.",
+		"", func() []string { return nil }},
 	"review": {"[ROOT]",
 		"Lists the links that need a review: pinned in seg.lock to a revision their target no longer\n" +
 			"has (stale), pins of links that are gone (orphan), and under strict review links without a\n" +
@@ -159,9 +164,14 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 	c := commands[cmd]
 	fs := flag.NewFlagSet("seg "+cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.format, "format", c.defFormat, "output `FORMAT`: "+orList(c.formats()))
-	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output (whole or not at all)")
-	fs.StringVar(&o.color, "color", "auto", "`WHEN` to color: auto (on a terminal, unless NO_COLOR is set), always or never")
+	if cmd == "lsp" {
+		// Standard output is the protocol's: no report, no color.
+		o.color = "never"
+	} else {
+		fs.StringVar(&o.format, "format", c.defFormat, "output `FORMAT`: "+orList(c.formats()))
+		fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output (whole or not at all)")
+		fs.StringVar(&o.color, "color", "auto", "`WHEN` to color: auto (on a terminal, unless NO_COLOR is set), always or never")
+	}
 	fs.StringVar(&o.at, "at", "", "evaluation date `YYYY-MM-DD` (default: today, UTC)")
 	fs.StringVar(&o.config, "config", "", "config `FILE` (default: ROOT/seg.toml when present)")
 	fs.Var(&o.results, "results", "test results `FILE` or glob (JUnit XML or go test -json); repeatable")
@@ -252,6 +262,8 @@ func exitCodesHelp(cmd string) string {
 		return "0 nothing --fail-on names is present, 1 something is, 2 seg could not run."
 	case "matrix":
 		return "0 the matrix is written (1 with --min-coverage, below it), 2 seg could not run."
+	case "lsp":
+		return "0 after the editor's shutdown and exit, 1 when it went away without them, 2 seg could not run (bad flags)."
 	}
 	return "0 done, whatever the verdicts; 2 seg could not run."
 }

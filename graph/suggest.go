@@ -2,6 +2,8 @@ package graph
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
@@ -10,29 +12,70 @@ import (
 // suggester finds the defined ID closest to a mistyped one. IDs are bucketed
 // by length so a lookup only measures IDs that could be close enough, which
 // keeps "did you mean" cheap on trees with hundreds of thousands of IDs.
+//
+// It is built whenever a graph has an unresolved link, and the language
+// server builds a graph at every edit (while an ID is being typed, its
+// link is unresolved), so building it must cost little next to the
+// build: the buckets are one counting sort, and the case-insensitive
+// index is made only once enough lookups would pay for it.
 type suggester struct {
-	g     *Graph
-	byLen map[int][]int32
-	lower map[string]int32
+	g *Graph
+	// byLen holds the nodes ordered by the length of their ID, in node
+	// (ID) order within a length: those of length n are
+	// byLen[start[n]:start[n+1]].
+	byLen []int32
+	start []int32
+	// nonASCII are the nodes whose ID is not all ASCII, in node order:
+	// lowering such an ID may change its length.
+	nonASCII []int32
+	lookups  int
+	lower    map[string]int32 // lowered ID -> first node, once built
 }
 
+// lowerIndexAfter is how many lookups scan for a case-only match before
+// the map that answers it at once is built.
+const lowerIndexAfter = 8
+
 func newSuggester(g *Graph) *suggester {
-	s := &suggester{g: g, byLen: map[int][]int32{}, lower: map[string]int32{}}
+	s := &suggester{g: g}
+	longest := 0
+	for i := range g.nodes {
+		longest = max(longest, len(g.nodes[i].id))
+	}
+	s.start = make([]int32, longest+2)
+	for i := range g.nodes {
+		s.start[len(g.nodes[i].id)+1]++
+	}
+	for n := 1; n < len(s.start); n++ {
+		s.start[n] += s.start[n-1]
+	}
+	next := append([]int32(nil), s.start[:longest+1]...)
+	s.byLen = make([]int32, len(g.nodes))
 	for i := range g.nodes {
 		id := g.nodes[i].id
-		s.byLen[len(id)] = append(s.byLen[len(id)], int32(i))
-		if _, dup := s.lower[strings.ToLower(id)]; !dup {
-			s.lower[strings.ToLower(id)] = int32(i)
+		s.byLen[next[len(id)]] = int32(i)
+		next[len(id)]++
+		if !isASCII(id) {
+			s.nonASCII = append(s.nonASCII, int32(i))
 		}
 	}
 	return s
 }
 
+// ofLen lists the nodes whose ID is n bytes long, in node order.
+func (s *suggester) ofLen(n int) []int32 {
+	if n < 0 || n+1 >= len(s.start) {
+		return nil
+	}
+	return s.byLen[s.start[n]:s.start[n+1]]
+}
+
 // closest returns the best candidate or "". A candidate of the wanted kind
-// beats one of another kind at the same distance; ties go to the smaller ID
-// (nodes are in ID order), so the hint is deterministic.
+// beats one of another kind at the same distance; ties go to the shorter
+// ID, then the smaller (nodes are in ID order), so the hint is
+// deterministic.
 func (s *suggester) closest(id string, want parser.Kind) string {
-	if i, ok := s.lower[strings.ToLower(id)]; ok {
+	if i, ok := s.caseOnly(id); ok {
 		return s.g.nodes[i].id
 	}
 	best, bestScore := "", 1<<30
@@ -41,7 +84,7 @@ func (s *suggester) closest(id string, want parser.Kind) string {
 		if l < len(id)-limit || l > len(id)+limit {
 			continue
 		}
-		for _, i := range s.byLen[l] {
+		for _, i := range s.ofLen(l) {
 			n := &s.g.nodes[i]
 			d := diag.Distance(id, n.id, limit)
 			if d > limit {
@@ -57,6 +100,87 @@ func (s *suggester) closest(id string, want parser.Kind) string {
 		}
 	}
 	return best
+}
+
+// caseOnly finds the first node (in ID order) whose ID lowered is id
+// lowered, as strings.ToLower lowers.
+func (s *suggester) caseOnly(id string) (int32, bool) {
+	s.lookups++
+	if s.lower == nil && s.lookups > lowerIndexAfter {
+		s.lower = make(map[string]int32, len(s.g.nodes))
+		for i := range s.g.nodes {
+			key := strings.ToLower(s.g.nodes[i].id)
+			if _, dup := s.lower[key]; !dup {
+				s.lower[key] = int32(i)
+			}
+		}
+	}
+	if s.lower != nil {
+		i, ok := s.lower[strings.ToLower(id)]
+		return i, ok
+	}
+	best := int32(-1)
+	scan := func(nodes []int32) {
+		for _, i := range nodes {
+			if best >= 0 && i >= best {
+				return
+			}
+			if lowerEqual(id, s.g.nodes[i].id) {
+				best = i
+				return
+			}
+		}
+	}
+	if isASCII(id) {
+		// Two ASCII IDs that differ in case only have the same length.
+		scan(s.ofLen(len(id)))
+		scan(s.nonASCII)
+	} else {
+		for i := range s.g.nodes {
+			if lowerEqual(id, s.g.nodes[i].id) {
+				return int32(i), true
+			}
+		}
+	}
+	return best, best >= 0
+}
+
+// lowerEqual reports whether strings.ToLower(a) == strings.ToLower(b),
+// without making either: ToLower maps each rune (a byte that is not
+// UTF-8 becoming U+FFFD, as decoding makes it).
+func lowerEqual(a, b string) bool {
+	for a != "" && b != "" {
+		if a[0] < utf8.RuneSelf && b[0] < utf8.RuneSelf {
+			if lowerASCII(a[0]) != lowerASCII(b[0]) {
+				return false
+			}
+			a, b = a[1:], b[1:]
+			continue
+		}
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb && unicode.ToLower(ra) != unicode.ToLower(rb) {
+			return false
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return a == "" && b == ""
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Closest is the defined ID closest to a mistyped one (a case-only

@@ -122,3 +122,27 @@ func excluded(globs []string, rel string) bool {
 	}
 	return false
 }
+
+// InTree reports whether ListFiles would list a file at rel (a slash path
+// relative to the root) by its path alone, whether or not the file
+// exists: an .rst file with no hidden name, under no hidden, _build,
+// node_modules or vendor folder, that no exclude glob names. The language
+// server asks it of a buffer not saved yet.
+func InTree(rel string, cfg *Config) bool {
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	if !strings.HasSuffix(rel, ".rst") {
+		return false
+	}
+	segs := strings.Split(rel, "/")
+	for i, s := range segs {
+		if s == "" || s == "." || s == ".." || strings.HasPrefix(s, ".") || i < len(segs)-1 && skippedDirs[s] {
+			return false
+		}
+		if excluded(cfg.Exclude, strings.Join(segs[:i+1], "/")) {
+			return false
+		}
+	}
+	return true
+}

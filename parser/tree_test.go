@@ -67,3 +67,34 @@ func TestMatchGlob(t *testing.T) {
 		}
 	}
 }
+
+// InTree says of every path what ListFiles says of the file there.
+func TestInTreeIsListFiles(t *testing.T) {
+	root := t.TempDir()
+	paths := []string{"a.rst", "docs/b.rst", "docs/c.txt", ".hidden/d.rst", "docs/.e.rst", "_build/f.rst",
+		"x/node_modules/g.rst", "vendor/h.rst", "drafts/i.rst", "docs/drafts/j.rst", "docs/k.rst.bak", "deep/er/l.rst",
+		"docs/x_build/m.rst", "notes/n.rst"}
+	files := map[string]string{}
+	for _, p := range paths {
+		files[p] = ""
+	}
+	writeTree(t, root, files)
+	cfg := DefaultConfig()
+	cfg.Exclude = []string{"drafts/**", "**/k.rst.bak", "notes"}
+	listed, _, err := ListFiles(root, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, l := range listed {
+		want[l.Path] = true
+	}
+	for _, p := range paths {
+		if got := InTree(p, cfg); got != want[p] {
+			t.Errorf("InTree(%q) = %v, ListFiles lists it: %v", p, got, want[p])
+		}
+	}
+	if !want["a.rst"] || !want["deep/er/l.rst"] || !want["docs/x_build/m.rst"] || want["drafts/i.rst"] || want["notes/n.rst"] {
+		t.Errorf("the listing is not what the test expects: %v", want)
+	}
+}

@@ -287,6 +287,28 @@ func (s *FileSet) Add(name string, size int, rule Breaks) *File {
 // Files lists the files in the order they were added.
 func (s *FileSet) Files() []*File { return s.files }
 
+// Fork returns a set that holds s's files: a position into one of them
+// resolves alike in both, and a file added to (or replaced in) either set
+// afterwards is that set's alone. A client that checks a tree again after
+// every edit (the language server) keeps the tree's files in one set and
+// forks it for each run, so that what a run adds (seg.lock, results
+// files) does not pile up.
+func (s *FileSet) Fork() *FileSet { return &FileSet{files: slices.Clone(s.files)} }
+
+// Replace puts a new file in the place of f, which must be in s: it has
+// f's name, index and rule, and positions made from f resolve to it in s
+// from now on (a set forked from s earlier keeps f). It is how a file
+// read again (an edit) gets a new text and line table without the set
+// growing.
+func (s *FileSet) Replace(f *File, size int) *File {
+	if f == nil || int(f.index) >= len(s.files) || s.files[f.index] != f {
+		panic("source: Replace of a file that is not in the set")
+	}
+	nf := &File{index: f.index, name: f.name, size: size, rule: f.rule}
+	s.files[f.index] = nf
+	return nf
+}
+
 // File is the file p is in, nil for no position.
 func (s *FileSet) File(p Pos) *File {
 	if s == nil || p.file <= 0 || int(p.file) > len(s.files) {

@@ -1,0 +1,197 @@
+package check
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
+)
+
+// Live is a tree that is checked again after every change, for a client
+// that keeps it open (the language server). It keeps every file's parse
+// from one run to the next and reads again only the files it is told
+// changed; the text of an editor's buffer stands in for the file on disk.
+// Everything after the parse (results files, seg.lock, :source: files,
+// the sphinx-needs post-processing, the graph and the evaluation) is done
+// again on every run, by the code Run uses, so a run gives exactly what
+// Run gives on the same text.
+//
+// A Live is used from one goroutine; the Checks it returns do not change
+// and may be read from any number.
+type Live struct {
+	t    *Tree
+	o    Options
+	p    Parser
+	base *source.FileSet // the tree's files: one per path read so far
+	sfs  map[string]*source.File
+	// files are the tree's files by path, with their parse; bad are the
+	// folders the walk could not list.
+	files  map[string]*parser.File
+	bad    []*parser.File
+	texts  map[string][]byte // open buffers
+	dirty  map[string]bool
+	listed bool // files holds what the walk lists now
+}
+
+// Live starts a live check of t with o (o.At is not used: each run
+// names its date). With o.Cache, files read from disk go through the
+// parse cache, as Run reads them.
+func (t *Tree) Live(o Options) *Live {
+	p, _ := t.parser(o)
+	return &Live{t: t, o: o, p: p, base: source.NewFileSet(), sfs: map[string]*source.File{},
+		files: map[string]*parser.File{}, texts: map[string][]byte{}, dirty: map[string]bool{}}
+}
+
+// SetText makes text the content of the file at path (a slash path
+// relative to the root) in place of what is on disk; nil gives the disk
+// its say again. A buffer of a file that does not exist yet counts where
+// the walk would list the file once saved; one the walk would not list
+// (an excluded folder, not .rst) is not part of the tree.
+func (l *Live) SetText(path string, text []byte) {
+	if text == nil {
+		delete(l.texts, path)
+	} else {
+		l.texts[path] = text
+	}
+	l.Changed(path)
+}
+
+// Changed says that the file at path may have changed on disk, been
+// created or been deleted.
+func (l *Live) Changed(path string) {
+	if l.files[path] == nil && !parser.InTree(path, l.t.Config.Parser) {
+		// Not a file of the tree (seg.lock, a source file): every run
+		// reads such files again anyway.
+		return
+	}
+	l.dirty[path] = true
+	if l.files[path] == nil || l.texts[path] == nil && !l.onDisk(path) {
+		// The file may join or leave the tree: walk it again.
+		l.listed = false
+	}
+}
+
+func (l *Live) onDisk(path string) bool {
+	_, err := os.Lstat(filepath.Join(l.t.Root, filepath.FromSlash(path)))
+	return err == nil
+}
+
+// Run checks the tree as it is now, at the evaluation date at. Its error
+// is Run's: the root cannot be read, nor a results file the command line
+// names.
+func (l *Live) Run(at time.Time) (*Check, error) {
+	if !l.listed {
+		if err := l.list(); err != nil {
+			return nil, err
+		}
+	}
+	var todo []string
+	for p := range l.dirty {
+		if _, ok := l.files[p]; ok {
+			todo = append(todo, p)
+		}
+	}
+	clear(l.dirty)
+	slices.Sort(todo)
+	sfs := make([]*source.File, len(todo))
+	for i, p := range todo {
+		sfs[i] = l.fresh(p)
+	}
+	parsed := make([]*parser.File, len(todo))
+	each(len(todo), func(i int, buf []byte) []byte {
+		parsed[i], buf = l.parse(sfs[i], buf)
+		return buf
+	})
+	for i, p := range todo {
+		l.files[p] = parsed[i]
+	}
+	if c, ok := l.p.(*cached); ok {
+		c.c.Finish()
+	}
+	all := make([]*parser.File, 0, len(l.files)+len(l.bad))
+	for _, f := range l.files {
+		all = append(all, f)
+	}
+	all = append(all, l.bad...)
+	slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
+	o := l.o
+	o.At = at
+	return l.t.finish(o, l.base.Fork(), all)
+}
+
+// list walks the tree: the files it lists, and the buffers of files not
+// saved yet where it would list them, are the tree.
+func (l *Live) list() error {
+	cfg := l.t.Config.Parser
+	listed, bad, err := parser.ListFiles(l.t.Root, cfg)
+	if err != nil {
+		return err
+	}
+	in := make(map[string]bool, len(listed))
+	for _, f := range listed {
+		in[f.Path] = true
+	}
+	for p := range l.texts {
+		if !in[p] && parser.InTree(p, cfg) && !l.onDisk(p) {
+			in[p] = true
+		}
+	}
+	for p := range l.files {
+		if !in[p] {
+			delete(l.files, p)
+		}
+	}
+	for p := range in {
+		if _, ok := l.files[p]; !ok {
+			l.files[p] = nil
+			l.dirty[p] = true
+		}
+	}
+	l.bad = l.bad[:0]
+	for _, f := range bad {
+		l.bad = append(l.bad, parser.Unreadable(l.fresh(f.Path), f.Err))
+	}
+	l.listed = true
+	return nil
+}
+
+// fresh is a new file of the base set for path, in the place of the one
+// it had.
+func (l *Live) fresh(path string) *source.File {
+	sf := l.sfs[path]
+	if sf == nil {
+		sf = l.base.Add(path, 0, source.Docutils)
+	} else {
+		sf = l.base.Replace(sf, 0)
+	}
+	l.sfs[path] = sf
+	return sf
+}
+
+// parse reads and parses one file: its buffer's text when it has one,
+// else the disk's, through the run's Parser.
+func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte) {
+	if text, ok := l.texts[sf.Name()]; ok {
+		src := bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
+		if len(src) <= parser.MaxFileSize {
+			sf.SetSource(src, false)
+		}
+		return parser.ParseFile(sf, text, l.t.Config.Parser), buf
+	}
+	full := filepath.Join(l.t.Root, filepath.FromSlash(sf.Name()))
+	sf.SetReader(func() ([]byte, error) {
+		b, _, err := readFile(full, nil)
+		return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), err
+	})
+	f := l.p.Parse(sf, nil, func() ([]byte, error) {
+		var err error
+		buf, _, err = readFile(full, buf)
+		return buf, err
+	})
+	return f, buf
+}
