@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/cfgfile"
 )
 
@@ -225,7 +226,7 @@ func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error 
 	for _, k := range sortedKeys(s.Types) {
 		t := n.Type(strings.ToLower(k))
 		if t == nil {
-			return fail("needs.types", k, "[needs.types] %q is not a need type of the project%s (its types: %s)", k, didYouMean(k, types), strings.Join(types, ", "))
+			return fail("needs.types", k, "[needs.types] %q is not a need type of the project%s (its types: %s)", k, diag.DidYouMean(k, types), strings.Join(types, ", "))
 		}
 		if !needKinds[s.Types[k]] {
 			return fail("needs.types", k, "[needs.types] %s = %q: a need type maps onto requirement, test or implementation", k, s.Types[k])
@@ -235,7 +236,7 @@ func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error 
 	for _, k := range sortedKeys(s.Links) {
 		l := n.Link(strings.ToLower(k))
 		if l == nil {
-			return fail("needs.links", k, "[needs.links] %q is not a link type of the project%s (its link types: %s)", k, didYouMean(k, links), strings.Join(links, ", "))
+			return fail("needs.links", k, "[needs.links] %q is not a link type of the project%s (its link types: %s)", k, diag.DidYouMean(k, links), strings.Join(links, ", "))
 		}
 		if !needEdges[s.Links[k]] {
 			return fail("needs.links", k, "[needs.links] %s = %q: a link type maps onto refines, verifies or implements", k, s.Links[k])
@@ -252,38 +253,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// didYouMean is " (did you mean "x"?)" for a near candidate, or "".
-func didYouMean(s string, cands []string) string {
-	best, bestD := "", 4
-	for _, c := range cands {
-		if d := editDistance(strings.ToLower(s), c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" || bestD == 3 && len(s) < 6 {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

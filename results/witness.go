@@ -197,7 +197,7 @@ func (w *witnessCheck) invalid(s *originState, id string) diag.Diagnostic {
 		msg = fmt.Sprintf(s.Entry+" names %s %s, not an implementation", id, article(k), k)
 	} else {
 		msg = fmt.Sprintf(s.Entry+" names no implementation", id)
-		if best := closestID(id, w.impls); best != "" {
+		if best := diag.Closest(id, w.impls); best != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", best)
 		}
 	}
@@ -221,42 +221,4 @@ func article(k parser.Kind) string {
 		return "an"
 	}
 	return "a"
-}
-
-// closestID is the ID of ids nearest to id: the same letters in another
-// case, else the fewest edits within a bound that grows with id's length.
-func closestID(id string, ids []string) string {
-	for _, c := range ids {
-		if strings.EqualFold(c, id) {
-			return c
-		}
-	}
-	limit := min(3, 1+len(id)/5)
-	best, bestD := "", limit+1
-	for _, c := range ids {
-		if d := levenshtein(id, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
