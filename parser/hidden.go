@@ -368,6 +368,29 @@ func (s *scanner) garbled(bl block, term, def int) {
 		detail: "A directive starts with \"..\", a space and its name; this line has something else before the name, so no node is made of it."})
 }
 
+// damagedName is the seg directive name (of four letters or more) that
+// the text of t up to its first colon or blank is one edit away from, and
+// that text's length; "" when there is none, or the text is not followed
+// by a colon. A byte changed into one a name cannot hold (a parenthesis,
+// a quote) makes docutils read a comment where a directive was written.
+func (s *scanner) damagedName(t []byte) (string, int) {
+	w := 0
+	for w < len(t) && t[w] != ':' && !isWS(t[w]) {
+		w++
+	}
+	if w == len(t) || t[w] != ':' {
+		return "", 0
+	}
+	word := strings.ToLower(string(t[:w]))
+	name := ""
+	for d := range s.cfg.Directives {
+		if len(d) >= 4 && diag.Distance(word, d, 1) <= 1 && (name == "" || d < name) {
+			name = d
+		}
+	}
+	return name, w
+}
+
 // damagedInComment reports a comment that is a seg directive with a
 // damaged name or colons (".. outcomex: Run", ".. outcome:x Run"): its
 // text starts with a seg directive's name and its indented block holds an
@@ -390,6 +413,11 @@ func (s *scanner) damagedInComment(bl block, i, lo, hi int) bool {
 		if len(d) >= 4 && strings.HasPrefix(word, d) && len(d) > len(name) {
 			name = d
 		}
+	}
+	if name == "" {
+		// The damage may be inside the name (".. outc(me:: Run"): the
+		// text before the colons is one edit from a seg directive's name.
+		name, w = s.damagedName(t)
 	}
 	if name == "" || w == len(t) || t[w] != ':' && word == name {
 		return false
