@@ -174,6 +174,7 @@ func runAction(t *testing.T, workspace string, inputs map[string]string, github 
 	}
 	r.github["action_path"] = top
 	r.github["workspace"] = workspace
+	seedInstall(t, r.temp, top)
 	for _, s := range a.steps {
 		ctx := r.context()
 		ok, err := evalIf(s.If, ctx)
