@@ -27,7 +27,7 @@ const FileName = "seg.lock"
 
 // Header is the comment seg writes at the top of seg.lock.
 const Header = "# seg.lock: the revision of each link's target when the link was reviewed.\n" +
-	"# Written by 'seg review'; one line a link: FROM LINK TO REVISION\n"
+	"# Written by seg review and seg import; one line a link: FROM LINK TO REVISION\n"
 
 // The diagnostic codes of reading seg.lock.
 var (

@@ -758,7 +758,7 @@ func (g *gen) lock() {
 	var text strings.Builder
 	if g.chance(0.7) {
 		body = append([]string{"# seg.lock: the revision of each link's target when the link was reviewed.",
-			"# Written by 'seg review'; one line a link: FROM LINK TO REVISION"}, body...)
+			"# Written by seg review and seg import; one line a link: FROM LINK TO REVISION"}, body...)
 	}
 	for _, l := range body {
 		text.WriteString(l)
