@@ -123,3 +123,39 @@ func BenchmarkRunAfterEdit(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkLiveAfterEdit is a Live run of $SEG_BENCH_TREE after one
+// file's buffer changed: what the language server does after a didChange.
+func BenchmarkLiveAfterEdit(b *testing.B) {
+	root := os.Getenv("SEG_BENCH_TREE")
+	if root == "" {
+		b.Skip("set SEG_BENCH_TREE to a tree to run")
+	}
+	t, err := Open(root, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	l := t.Live(Options{})
+	if _, err := l.Run(at); err != nil {
+		b.Fatal(err)
+	}
+	var path string
+	for p := range l.files {
+		if path == "" || p < path {
+			path = p
+		}
+	}
+	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		l.SetText(path, append(text, fmt.Sprintf("\nedit %d\n", i)...))
+		if _, err := l.Run(at); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

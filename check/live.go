@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -36,6 +37,9 @@ type Live struct {
 	texts  map[string][]byte // open buffers
 	dirty  map[string]bool
 	listed bool // files holds what the walk lists now
+	// gm is what the graph build of one run hands the next (most edits
+	// leave every ID where it was).
+	gm graph.Memo
 }
 
 // Live starts a live check of t with o (o.At is not used: each run
@@ -121,7 +125,7 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 	slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
 	o := l.o
 	o.At = at
-	return l.t.finish(o, l.base.Fork(), all)
+	return l.t.finish(o, l.base.Fork(), all, &l.gm)
 }
 
 // list walks the tree: the files it lists, and the buffers of files not

@@ -32,6 +32,10 @@ func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg 
 // BuildPinned is Build with the pins of seg.lock: every edge gets the pin
 // of its link, and a pin whose link the tree does not have is orphan-pin.
 func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin) (*Graph, diag.List) {
+	return buildPinned(fset, files, extra, cfg, lock, nil)
+}
+
+func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
 	var src []*parser.Node
 	for _, f := range files {
 		for i := range f.Nodes {
@@ -57,18 +61,18 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 			}
 		}
 	}
-	return build(fset, src, needs, parents, lock)
+	return build(fset, src, needs, parents, lock, m)
 }
 
-func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin) (*Graph, diag.List) {
+func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
 	b := &builder{needs: needs, files: fset}
-	keys := b.keep(src)
-	g := &Graph{byID: make(map[string]int32, len(keys)), needs: needs, files: fset}
+	keys := b.keep(src, m)
+	byID, _ := m.lookup(keys)
+	g := &Graph{byID: byID, needs: needs, files: fset}
 	b.g = g
 	pn := make([]*parser.Node, 0, len(keys))
 	shadowOf := map[*parser.Node]string{}
 	for _, k := range keys {
-		g.byID[k.id] = int32(len(pn))
 		pn = append(pn, k.n)
 		if k.id != k.n.ID {
 			shadowOf[k.n] = k.id
@@ -87,6 +91,7 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 type nodeKey struct {
 	id string
 	n  *parser.Node
+	i  int32 // the key's place in the input, where a Memo records the sort
 }
 
 // keep decides which nodes enter the graph, sorted by name. A node
@@ -95,7 +100,7 @@ type nodeKey struct {
 // An outcome is the exception: it may be the evidence against a
 // requirement, and bad input never makes that disappear (semantics.md).
 // It stays, under a name no link can spell (shadowID).
-func (b *builder) keep(src []*parser.Node) []nodeKey {
+func (b *builder) keep(src []*parser.Node, m *Memo) []nodeKey {
 	fset := b.files
 	// Sort small keys rather than the nodes themselves: the comparisons
 	// then read memory in order, which matters at hundreds of thousands of
@@ -106,9 +111,9 @@ func (b *builder) keep(src []*parser.Node) []nodeKey {
 		switch {
 		case n.Kind == 0:
 		case n.ID != "":
-			keys = append(keys, nodeKey{n.ID, n})
+			keys = append(keys, nodeKey{id: n.ID, n: n})
 		case n.Kind == parser.Outcome:
-			shadows = append(shadows, nodeKey{shadowID(fset, n, "(no :id:)"), n})
+			shadows = append(shadows, nodeKey{id: shadowID(fset, n, "(no :id:)"), n: n})
 		}
 	}
 	byKey := func(a, b nodeKey) int {
@@ -117,7 +122,7 @@ func (b *builder) keep(src []*parser.Node) []nodeKey {
 		}
 		return fset.Compare(a.n.Pos, b.n.Pos)
 	}
-	keys = sortParallel(keys, byKey)
+	keys = m.sortKeys(fset, keys, byKey)
 	unique := keys[:0]
 	for i, k := range keys {
 		if i == 0 || keys[i-1].id != k.id {
