@@ -125,7 +125,9 @@ func BenchmarkRunAfterEdit(b *testing.B) {
 }
 
 // BenchmarkLiveAfterEdit is a Live run of $SEG_BENCH_TREE after one
-// file's buffer changed: what the language server does after a didChange.
+// file's buffer changed (a line added at its end), through a parse cache
+// as the language server runs by default: what the server does after a
+// didChange.
 func BenchmarkLiveAfterEdit(b *testing.B) {
 	root := os.Getenv("SEG_BENCH_TREE")
 	if root == "" {
@@ -136,7 +138,7 @@ func BenchmarkLiveAfterEdit(b *testing.B) {
 		b.Fatal(err)
 	}
 	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	l := t.Live(Options{})
+	l := t.Live(Options{Cache: cache.Open(b.TempDir(), "bench", t.Config.Parser)})
 	if _, err := l.Run(at); err != nil {
 		b.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func (b *builder) keep(src []*parser.Node, m *Memo) []nodeKey {
 		}
 		return fset.Compare(a.n.Pos, b.n.Pos)
 	}
-	keys = m.sortKeys(fset, keys, byKey)
+	keys = m.sortKeys(keys, byKey)
 	unique := keys[:0]
 	for i, k := range keys {
 		if i == 0 || keys[i-1].id != k.id {

@@ -19,13 +19,9 @@ import (
 // A Memo is used by one build at a time; the graphs it helped build may
 // share read-only data with later ones.
 type Memo struct {
-	// The keys keep sorted last time, in input order (IDs and positions),
-	// the names of the file set's files they were compared under, and the
-	// order the sort put them in.
-	ids   []string
-	pos   []source.Pos
-	names []string
-	perm  []int32
+	// perm is the order the last sort of keys put them in: perm[j] is the
+	// place in the input of the j-th key sorted.
+	perm []int32
 	// byID last time, and the names of the graph's nodes it indexes, in
 	// order.
 	byID  map[string]int32
@@ -42,31 +38,35 @@ func BuildMemo(fset *source.FileSet, files []*parser.File, extra []parser.Node, 
 }
 
 // sortKeys sorts keys by cmp (sortParallel), replaying the order the last
-// sort gave when the keys are the same IDs at the same positions of
-// files of the same names: the sort's comparisons then all come out as
-// before, and it is deterministic, so it would give that order again.
-func (m *Memo) sortKeys(fset *source.FileSet, keys []nodeKey, cmp func(a, b nodeKey) int) []nodeKey {
+// sort gave when it sorts these keys strictly: no two keys then compare
+// equal, so there is one sorted order, the one the sort would give. An
+// edit leaves the nodes of the files it did not touch in their places in
+// the input, and most edits add, remove or rename none, so the order
+// holds although an edited file's positions moved. When it does not
+// hold, or two keys tie (where the sort's own choice would count), the
+// keys are sorted.
+func (m *Memo) sortKeys(keys []nodeKey, cmp func(a, b nodeKey) int) []nodeKey {
 	if m == nil {
 		return sortParallel(keys, cmp)
 	}
-	if m.same(fset, keys) {
-		m.reusedSort++
+	if len(m.perm) == len(keys) && len(keys) > 0 {
 		out := make([]nodeKey, len(keys))
-		for j, i := range m.perm {
-			out[j] = keys[i]
+		out[0] = keys[m.perm[0]]
+		ok := true
+		for j := 1; j < len(keys); j++ {
+			out[j] = keys[m.perm[j]]
+			if cmp(out[j-1], out[j]) >= 0 {
+				ok = false
+				break
+			}
 		}
-		return out
+		if ok {
+			m.reusedSort++
+			return out
+		}
 	}
-	m.ids = m.ids[:0]
-	m.pos = m.pos[:0]
 	for i := range keys {
 		keys[i].i = int32(i)
-		m.ids = append(m.ids, keys[i].id)
-		m.pos = append(m.pos, keys[i].n.Pos)
-	}
-	m.names = m.names[:0]
-	for _, f := range fset.Files() {
-		m.names = append(m.names, f.Name())
 	}
 	keys = sortParallel(keys, cmp)
 	m.perm = m.perm[:0]
@@ -74,27 +74,6 @@ func (m *Memo) sortKeys(fset *source.FileSet, keys []nodeKey, cmp func(a, b node
 		m.perm = append(m.perm, k.i)
 	}
 	return keys
-}
-
-func (m *Memo) same(fset *source.FileSet, keys []nodeKey) bool {
-	if len(keys) != len(m.ids) || len(m.perm) != len(keys) {
-		return false
-	}
-	files := fset.Files()
-	if len(files) != len(m.names) {
-		return false
-	}
-	for i, f := range files {
-		if f.Name() != m.names[i] {
-			return false
-		}
-	}
-	for i, k := range keys {
-		if k.id != m.ids[i] || k.n.Pos != m.pos[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // lookup is the index by ID of nodes named keys (sorted, unique): the

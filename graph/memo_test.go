@@ -50,9 +50,24 @@ func TestMemoBuildIsBuild(t *testing.T) {
 		{"the same again", func() {}, true, true},
 		{"a taken ID", func() { i := pick(); nodes[i].ID = nodes[pick()].ID }, false, false},
 		{"two IDs swapped", func() { i, j := pick(), pick(); nodes[i].ID, nodes[j].ID = nodes[j].ID, nodes[i].ID }, false, true},
-		{"a node moved", func() { nodes[pick()].Pos = nodes[pick()].Pos }, false, true},
+		{"a node moved", func() { nodes[pick()].Pos = nodes[pick()].Pos }, true, true},
 		{"a node gone", func() { i := pick(); nodes = slices.Delete(slices.Clone(nodes), i, i+1) }, false, false},
-		{"a node added", func() { nodes = append(slices.Clone(nodes), nodes[pick()]) }, false, true}, // a copy: its ID is taken,
+		{"a node added", func() {
+			n := nodes[pick()] // a copy: its ID is taken, a little further on
+			n.Pos = n.Pos.Add(1)
+			nodes = append(slices.Clone(nodes), n)
+		}, false, true},
+		{"two of one ID swap places", func() {
+			first := map[string]int{}
+			for i := range nodes {
+				if j, ok := first[nodes[i].ID]; ok && nodes[i].ID != "" {
+					nodes[i].Pos, nodes[j].Pos = nodes[j].Pos, nodes[i].Pos
+					return
+				}
+				first[nodes[i].ID] = i
+			}
+			t.Fatal("no ID twice")
+		}, false, true},
 		{"nodes in another order", func() {
 			nodes = slices.Clone(nodes)
 			r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
@@ -66,6 +81,8 @@ func TestMemoBuildIsBuild(t *testing.T) {
 			}
 		}, false, false},
 		{"a last link edit", func() { relink(pick(), "T-3") }, true, true},
+		{"two nodes tie", func() { nodes = append(slices.Clone(nodes), nodes[pick()]) }, false, true},
+		{"the tie stays", func() {}, false, true}, // the sort's own choice counts
 	}
 	var m Memo
 	for step, e := range edits {
