@@ -142,12 +142,17 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 	for n := range g.Nodes() {
 		switch {
 		case n.IsRequirement():
-			r.byNode[n.Index()] = int32(len(r.Verdicts))
-			r.Verdicts = append(r.Verdicts, Verdict{ID: n.ID(), Leaf: g.IsLeaf(n)})
 			reqs = append(reqs, n)
 		case n.Kind() == testKind:
 			tests = append(tests, n)
 		}
+	}
+	if len(reqs) > 0 {
+		r.Verdicts = make([]Verdict, len(reqs))
+	}
+	for i, n := range reqs {
+		r.byNode[n.Index()] = int32(i)
+		r.Verdicts[i] = Verdict{ID: n.ID(), Leaf: g.IsLeaf(n)}
 	}
 	// A test's outcomes, a leaf's verdict and every requirement's evidence
 	// read the graph and what an earlier step made, and write their own
