@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/chunks"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
@@ -299,25 +300,9 @@ func sortParallel[T any](s []T, cmp func(a, b T) int) []T {
 // tests can compare a parallel build with a sequential one).
 var parallelChunk = 4096
 
-// parallel runs f over [0, n) in as many contiguous chunks as there are
-// cores, and waits. Small inputs run on the caller's goroutine.
-func parallel(n int, f func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), n/parallelChunk+1)
-	if workers <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
-}
+// parallel runs f over [0, n) on every core, in chunks of at least
+// parallelChunk.
+func parallel(n int, f func(lo, hi int)) { chunks.Run(n, parallelChunk, f) }
 
 // adjacency fills every node's in and out lists as windows on two shared
 // arrays (one allocation each instead of two per node), in edge order.
