@@ -68,7 +68,7 @@ func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
 	b := &builder{needs: needs, files: fset}
 	keys := b.keep(src, m)
-	byID, _ := m.lookup(keys)
+	byID, sameIndex := m.lookup(keys)
 	g := &Graph{byID: byID, needs: needs, files: fset}
 	b.g = g
 	pn := make([]*parser.Node, 0, len(keys))
@@ -79,7 +79,14 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 			shadowOf[k.n] = k.id
 		}
 	}
-	first, targets := b.setUp(pn, shadowOf, parents)
+	var last *Memo
+	if sameIndex {
+		last = m // its targets were looked up in the same index
+	}
+	first, targets := b.setUp(pn, shadowOf, parents, last)
+	if m != nil {
+		m.pn, m.first, m.targets = pn, first, targets
+	}
 	b.makeEdges(pn, first, targets)
 	b.attachPins(lock)
 	b.cycles()
@@ -165,7 +172,12 @@ func (b *builder) duplicate(k nodeKey, first *parser.Node) {
 // what is built before and write their own slots, and the map lookups
 // (cache misses, most of the build) are what a large tree spends its
 // time on.
-func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, parents map[*parser.Node]string) (first, targets []int32) {
+//
+// last, when not nil, is the Memo of a build whose index named the same
+// nodes in the same order: a node at the same place is the same parser
+// node (parses are never changed once made) has its link entries' targets
+// copied from it, not looked up again.
+func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, parents map[*parser.Node]string, last *Memo) (first, targets []int32) {
 	g, needs := b.g, b.needs
 	g.nodes = make([]Node, len(pn))
 	first = make([]int32, len(pn)+1)
@@ -178,6 +190,12 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 	}
 	targets = make([]int32, first[len(pn)])
 	parallel(len(pn), func(lo, hi int) {
+		copied := 0
+		defer func() {
+			if last != nil {
+				last.reusedTargets.Add(int64(copied))
+			}
+		}()
 		for i := lo; i < hi; i++ {
 			n := pn[i]
 			initNode(&g.nodes[i], i, n)
@@ -187,6 +205,12 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 			if needs != nil {
 				g.nodes[i].need = needs.Type(n.Directive) != nil
 				g.nodes[i].parent = parents[n]
+			}
+			if last != nil && i < len(last.pn) && last.pn[i] == n &&
+				last.first[i+1]-last.first[i] == first[i+1]-first[i] {
+				copy(targets[first[i]:first[i+1]], last.targets[last.first[i]:last.first[i+1]])
+				copied++
+				continue
 			}
 			k := first[i]
 			for j := range n.Options {

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"sync/atomic"
+
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
@@ -26,8 +28,14 @@ type Memo struct {
 	// order.
 	byID  map[string]int32
 	index []string
-	// reused counts the sorts and indexes replayed (for the tests).
+	// The nodes of the graph made with byID, in order, and their link
+	// entries' targets (setUp).
+	pn             []*parser.Node
+	first, targets []int32
+	// reused counts the sorts and indexes replayed and the nodes whose
+	// targets were copied (for the tests).
 	reusedSort, reusedIndex int
+	reusedTargets           atomic.Int64
 }
 
 // BuildMemo is BuildPinned reusing what m kept from the last build of

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -85,10 +86,24 @@ func TestMemoBuildIsBuild(t *testing.T) {
 		{"the tie stays", func() {}, false, true}, // the sort's own choice counts
 	}
 	var m Memo
+	// The nodes are parsed in files of 40; as in the language server, a
+	// file none of whose nodes changed keeps its parse (the same nodes),
+	// one that changed is parsed again (new nodes).
+	var parsed [][]parser.Node
 	for step, e := range edits {
 		e.edit()
-		files := []*parser.File{{Path: base.Path, Source: base.Source, Nodes: slices.Clone(nodes)}}
-		sorts, indexes := m.reusedSort, m.reusedIndex
+		var files []*parser.File
+		for c := 0; c*40 < len(nodes); c++ {
+			chunk := nodes[c*40 : min(len(nodes), (c+1)*40)]
+			if c == len(parsed) {
+				parsed = append(parsed, nil)
+			}
+			if !reflect.DeepEqual(parsed[c], chunk) {
+				parsed[c] = slices.Clone(chunk)
+			}
+			files = append(files, &parser.File{Path: base.Path, Source: base.Source, Nodes: parsed[c]})
+		}
+		sorts, indexes, copied := m.reusedSort, m.reusedIndex, m.reusedTargets.Load()
 		got, gotDiags := BuildMemo(fset, files, nil, nil, nil, &m)
 		want, wantDiags := Build(fset, files, nil, nil)
 		if diff := cmp.Diff(want, got, opts); diff != "" {
@@ -104,6 +119,13 @@ func TestMemoBuildIsBuild(t *testing.T) {
 		}
 		if reused := m.reusedIndex > indexes; reused != e.index {
 			t.Errorf("step %d (%s): index reused %v, want %v", step, e.name, reused, e.index)
+		}
+		// A node the last build had at its place keeps its targets when
+		// the index is the same (with no edit, every node), and none
+		// does when it is not.
+		n := m.reusedTargets.Load() - copied
+		if !e.index && n > 0 || (e.name == "none again" || e.name == "the same again") && n != int64(len(got.nodes)) {
+			t.Errorf("step %d (%s): targets of %d nodes copied (index reused %v, of %d nodes)", step, e.name, n, e.index, len(got.nodes))
 		}
 	}
 }
