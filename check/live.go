@@ -20,7 +20,8 @@ import (
 // Everything after the parse (results files, seg.lock, :source: files,
 // the sphinx-needs post-processing, the graph and the evaluation) is done
 // again on every run, by the code Run uses, so a run gives exactly what
-// Run gives on the same text.
+// Run gives on the same text; the graph build alone takes shortcuts from
+// the run before (graph.Memo), each checked against the new input.
 //
 // A Live is used from one goroutine; the Checks it returns do not change
 // and may be read from any number.
