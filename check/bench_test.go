@@ -76,14 +76,7 @@ func BenchmarkParseTree(b *testing.B) {
 // (a seggen tree, say): read, parse, revisions and sources, seg.lock,
 // graph, evaluation. Profile it with -cpuprofile to see what a stage costs.
 func BenchmarkRun(b *testing.B) {
-	root := os.Getenv("SEG_BENCH_TREE")
-	if root == "" {
-		b.Skip("set SEG_BENCH_TREE to a tree to run")
-	}
-	t, err := Open(root, "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	t, _ := benchTree(b)
 	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	for b.Loop() {
 		if _, _, err := t.Run(Options{At: at}); err != nil {
@@ -95,14 +88,7 @@ func BenchmarkRun(b *testing.B) {
 // BenchmarkRunAfterEdit is a run of $SEG_BENCH_TREE through a warm parse
 // cache after one file changed: what a pre-commit hook pays.
 func BenchmarkRunAfterEdit(b *testing.B) {
-	root := os.Getenv("SEG_BENCH_TREE")
-	if root == "" {
-		b.Skip("set SEG_BENCH_TREE to a tree to run")
-	}
-	t, err := Open(root, "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	t, root := benchTree(b)
 	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	dir := b.TempDir()
 	touched := filepath.Join(root, "zz-bench-touched.rst")
@@ -122,4 +108,48 @@ func BenchmarkRunAfterEdit(b *testing.B) {
 		run(i)
 		i++
 	}
+}
+
+// BenchmarkLiveAfterEdit is a Live run of $SEG_BENCH_TREE after one
+// file's buffer changed (a line added at its end), through a parse cache
+// as the language server runs by default: what the server does after a
+// didChange.
+func BenchmarkLiveAfterEdit(b *testing.B) {
+	t, root := benchTree(b)
+	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	l := t.Live(Options{Cache: cache.Open(b.TempDir(), "bench", t.Config.Parser)})
+	if _, err := l.Run(at); err != nil {
+		b.Fatal(err)
+	}
+	var path string
+	for p := range l.files {
+		if path == "" || p < path {
+			path = p
+		}
+	}
+	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		l.SetText(path, append(text, fmt.Sprintf("\nedit %d\n", i)...))
+		if _, err := l.Run(at); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// benchTree opens the tree $SEG_BENCH_TREE names, or skips the benchmark.
+func benchTree(b *testing.B) (*Tree, string) {
+	root := os.Getenv("SEG_BENCH_TREE")
+	if root == "" {
+		b.Skip("set SEG_BENCH_TREE to a tree to run")
+	}
+	t, err := Open(root, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return t, root
 }

@@ -129,7 +129,7 @@ func (t *Tree) Run(o Options) (*Check, Stats, error) {
 	}
 	p, stats := t.parser(o)
 	parsed := loadTree(files, unlisted, p, nil)
-	c, err := t.finish(o, fset, parsed)
+	c, err := t.finish(o, fset, parsed, nil)
 	return c, stats(len(files)), err
 }
 
@@ -147,8 +147,10 @@ func (t *Tree) parser(o Options) (Parser, func(int) Stats) {
 }
 
 // finish makes outcomes of the results files, reads seg.lock and the
-// implementations' source files, builds the graph and evaluates it.
-func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*Check, error) {
+// implementations' source files, builds the graph and evaluates it. gm,
+// when not nil, is the graph's Memo of the last run of the same tree
+// (Live).
+func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, gm *graph.Memo) (*Check, error) {
 	var diags diag.List
 	for _, f := range parsed {
 		diags = append(diags, f.Diagnostics...)
@@ -181,7 +183,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File) (*
 	if len(pp.External) > 0 {
 		extra = append(slices.Clip(extra), pp.External...)
 	}
-	g, gdiags := graph.BuildPinned(fset, parsed, extra, t.Config.Parser, lock.Pins)
+	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
 	at := evaluate.Day(o.At)
 	res := evaluate.EvaluateWith(g, evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -19,7 +20,8 @@ import (
 // Everything after the parse (results files, seg.lock, :source: files,
 // the sphinx-needs post-processing, the graph and the evaluation) is done
 // again on every run, by the code Run uses, so a run gives exactly what
-// Run gives on the same text.
+// Run gives on the same text; the graph build alone takes shortcuts from
+// the run before (graph.Memo), each checked against the new input.
 //
 // A Live is used from one goroutine; the Checks it returns do not change
 // and may be read from any number.
@@ -36,6 +38,9 @@ type Live struct {
 	texts  map[string][]byte // open buffers
 	dirty  map[string]bool
 	listed bool // files holds what the walk lists now
+	// gm is what the graph build of one run hands the next (most edits
+	// leave every ID where it was).
+	gm graph.Memo
 }
 
 // Live starts a live check of t with o (o.At is not used: each run
@@ -121,7 +126,7 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 	slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
 	o := l.o
 	o.At = at
-	return l.t.finish(o, l.base.Fork(), all)
+	return l.t.finish(o, l.base.Fork(), all, &l.gm)
 }
 
 // list walks the tree: the files it lists, and the buffers of files not

@@ -138,21 +138,46 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 	}
 	r.Diagnostics = append(e.waiverDiagnostics(), e.linkDiagnostics()...)
 	r.Diagnostics.Sort(g.Files())
+	var reqs, tests []*graph.Node
 	for n := range g.Nodes() {
 		switch {
 		case n.IsRequirement():
-			r.byNode[n.Index()] = int32(len(r.Verdicts))
-			r.Verdicts = append(r.Verdicts, Verdict{ID: n.ID(), Leaf: g.IsLeaf(n)})
+			reqs = append(reqs, n)
 		case n.Kind() == testKind:
-			r.tests[n.Index()] = e.outcomes(n)
+			tests = append(tests, n)
 		}
 	}
+	if len(reqs) > 0 {
+		r.Verdicts = make([]Verdict, len(reqs))
+	}
+	for i, n := range reqs {
+		r.byNode[n.Index()] = int32(i)
+		r.Verdicts[i] = Verdict{ID: n.ID(), Leaf: g.IsLeaf(n)}
+	}
+	// A test's outcomes, a leaf's verdict and every requirement's evidence
+	// read the graph and what an earlier step made, and write their own
+	// slots: they run on every core. A non-leaf reads its children's
+	// verdicts, so the non-leaves are decided in refinement order, where
+	// every leaf comes before the requirements it refines (it refines
+	// them, so Tarjan's walk reaches it first).
+	r.testFacts = make([]*testFacts, g.Len())
+	parallel(len(tests), func(lo, hi int) {
+		for _, t := range tests[lo:hi] {
+			r.tests[t.Index()] = e.outcomes(t)
+			r.testFacts[t.Index()] = facts(g, t, r.tests[t.Index()])
+		}
+	})
+	parallel(len(reqs), func(lo, hi int) {
+		for _, n := range reqs[lo:hi] {
+			v := &r.Verdicts[r.byNode[n.Index()]]
+			v.Evidence = r.evidence(g, n)
+			if v.Leaf {
+				r.leaf(g, n, v)
+			}
+		}
+	})
 	for n := range g.RefinementOrder() {
-		v := &r.Verdicts[r.byNode[n.Index()]]
-		v.Evidence = r.evidence(g, n)
-		if v.Leaf {
-			r.leaf(g, n, v)
-		} else {
+		if v := &r.Verdicts[r.byNode[n.Index()]]; !v.Leaf {
 			r.nonLeaf(g, n, v)
 		}
 	}

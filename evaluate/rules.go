@@ -29,7 +29,7 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 			continue
 		}
 		last = t.Index()
-		f := r.facts(g, t)
+		f := r.facts(t)
 		if f.counted == 0 {
 			blocking = append(blocking, Reason{Code: ReasonNoConfirmingOutcome, Pos: t.Pos(), Subject: t.ID(), Blocking: true,
 				Message: fmt.Sprintf("test %q has no confirming outcome that ran (witnessed and not skipped)%s", t.ID(), f.whyNone())})
@@ -67,18 +67,9 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 	v.Reasons = append(blocking, notes...)
 }
 
-// facts is test t's outcomes as reasons, worked out once per test.
-func (r *Result) facts(g *graph.Graph, t *graph.Node) *testFacts {
-	if r.testFacts == nil {
-		r.testFacts = make([]*testFacts, g.Len())
-	}
-	if f := r.testFacts[t.Index()]; f != nil {
-		return f
-	}
-	f := facts(g, t, r.tests[t.Index()])
-	r.testFacts[t.Index()] = f
-	return f
-}
+// facts is test t's outcomes as reasons, worked out once per test
+// before any requirement is decided.
+func (r *Result) facts(t *graph.Node) *testFacts { return r.testFacts[t.Index()] }
 
 // nonLeaf applies the non-leaf rule (SEG-SREQ-007). Children were decided
 // before n; members of a cycle are unsatisfied (the least fixed point).

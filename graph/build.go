@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/chunks"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
@@ -32,6 +33,10 @@ func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg 
 // BuildPinned is Build with the pins of seg.lock: every edge gets the pin
 // of its link, and a pin whose link the tree does not have is orphan-pin.
 func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin) (*Graph, diag.List) {
+	return buildPinned(fset, files, extra, cfg, lock, nil)
+}
+
+func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
 	var src []*parser.Node
 	for _, f := range files {
 		for i := range f.Nodes {
@@ -57,24 +62,31 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 			}
 		}
 	}
-	return build(fset, src, needs, parents, lock)
+	return build(fset, src, needs, parents, lock, m)
 }
 
-func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin) (*Graph, diag.List) {
+func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
 	b := &builder{needs: needs, files: fset}
-	keys := b.keep(src)
-	g := &Graph{byID: make(map[string]int32, len(keys)), needs: needs, files: fset}
+	keys := b.keep(src, m)
+	byID, sameIndex := m.lookup(keys)
+	g := &Graph{byID: byID, needs: needs, files: fset}
 	b.g = g
 	pn := make([]*parser.Node, 0, len(keys))
 	shadowOf := map[*parser.Node]string{}
 	for _, k := range keys {
-		g.byID[k.id] = int32(len(pn))
 		pn = append(pn, k.n)
 		if k.id != k.n.ID {
 			shadowOf[k.n] = k.id
 		}
 	}
-	first, targets := b.setUp(pn, shadowOf, parents)
+	var last *Memo
+	if sameIndex {
+		last = m // its targets were looked up in the same index
+	}
+	first, targets := b.setUp(pn, shadowOf, parents, last)
+	if m != nil {
+		m.pn, m.first, m.targets = pn, first, targets
+	}
 	b.makeEdges(pn, first, targets)
 	b.attachPins(lock)
 	b.cycles()
@@ -87,6 +99,7 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 type nodeKey struct {
 	id string
 	n  *parser.Node
+	i  int32 // the key's place in the input, where a Memo records the sort
 }
 
 // keep decides which nodes enter the graph, sorted by name. A node
@@ -95,7 +108,7 @@ type nodeKey struct {
 // An outcome is the exception: it may be the evidence against a
 // requirement, and bad input never makes that disappear (semantics.md).
 // It stays, under a name no link can spell (shadowID).
-func (b *builder) keep(src []*parser.Node) []nodeKey {
+func (b *builder) keep(src []*parser.Node, m *Memo) []nodeKey {
 	fset := b.files
 	// Sort small keys rather than the nodes themselves: the comparisons
 	// then read memory in order, which matters at hundreds of thousands of
@@ -106,9 +119,9 @@ func (b *builder) keep(src []*parser.Node) []nodeKey {
 		switch {
 		case n.Kind == 0:
 		case n.ID != "":
-			keys = append(keys, nodeKey{n.ID, n})
+			keys = append(keys, nodeKey{id: n.ID, n: n})
 		case n.Kind == parser.Outcome:
-			shadows = append(shadows, nodeKey{shadowID(fset, n, "(no :id:)"), n})
+			shadows = append(shadows, nodeKey{id: shadowID(fset, n, "(no :id:)"), n: n})
 		}
 	}
 	byKey := func(a, b nodeKey) int {
@@ -117,7 +130,7 @@ func (b *builder) keep(src []*parser.Node) []nodeKey {
 		}
 		return fset.Compare(a.n.Pos, b.n.Pos)
 	}
-	keys = sortParallel(keys, byKey)
+	keys = m.sortKeys(keys, byKey)
 	unique := keys[:0]
 	for i, k := range keys {
 		if i == 0 || keys[i-1].id != k.id {
@@ -159,7 +172,12 @@ func (b *builder) duplicate(k nodeKey, first *parser.Node) {
 // what is built before and write their own slots, and the map lookups
 // (cache misses, most of the build) are what a large tree spends its
 // time on.
-func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, parents map[*parser.Node]string) (first, targets []int32) {
+//
+// last, when not nil, is the Memo of a build whose index named the same
+// nodes in the same order: a node at the same place is the same parser
+// node (parses are never changed once made) has its link entries' targets
+// copied from it, not looked up again.
+func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, parents map[*parser.Node]string, last *Memo) (first, targets []int32) {
 	g, needs := b.g, b.needs
 	g.nodes = make([]Node, len(pn))
 	first = make([]int32, len(pn)+1)
@@ -172,6 +190,12 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 	}
 	targets = make([]int32, first[len(pn)])
 	parallel(len(pn), func(lo, hi int) {
+		copied := 0
+		defer func() {
+			if last != nil {
+				last.reusedTargets.Add(int64(copied))
+			}
+		}()
 		for i := lo; i < hi; i++ {
 			n := pn[i]
 			initNode(&g.nodes[i], i, n)
@@ -181,6 +205,12 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 			if needs != nil {
 				g.nodes[i].need = needs.Type(n.Directive) != nil
 				g.nodes[i].parent = parents[n]
+			}
+			if last != nil && i < len(last.pn) && last.pn[i] == n &&
+				last.first[i+1]-last.first[i] == first[i+1]-first[i] {
+				copy(targets[first[i]:first[i+1]], last.targets[last.first[i]:last.first[i+1]])
+				copied++
+				continue
 			}
 			k := first[i]
 			for j := range n.Options {
@@ -201,11 +231,45 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 // makeEdges makes the edges of every node's links, in node order on one
 // core (the diagnostics come out in order), then sorts them by source,
 // type, target and position and indexes them.
+//
+// On a large tree the links are resolved on every core first, each core
+// taking a contiguous run of nodes with a builder of its own (its edges,
+// open links, diagnostics and "did you mean" index) over a shallow copy
+// of the graph: it writes only its own nodes' broken flag and reads of
+// the others only what setUp made. The runs are then joined in node
+// order, which gives what one core gives.
 func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 	g := b.g
-	g.edges = make([]Edge, 0, len(targets))
-	for i, n := range pn {
-		b.links(int32(i), n, targets[first[i]:first[i+1]])
+	if workers := min(runtime.GOMAXPROCS(0), len(pn)/parallelChunk+1); workers > 1 {
+		parts := make([]*builder, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := len(pn)*w/workers, len(pn)*(w+1)/workers
+			part := *g
+			part.edges = make([]Edge, 0, first[hi]-first[lo])
+			part.open = nil
+			pb := &builder{g: &part, files: b.files, needs: b.needs}
+			parts[w] = pb
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := lo; i < hi; i++ {
+					pb.links(int32(i), pn[i], targets[first[i]:first[i+1]])
+				}
+			}()
+		}
+		wg.Wait()
+		g.edges = make([]Edge, 0, len(targets))
+		for _, pb := range parts {
+			g.edges = append(g.edges, pb.g.edges...)
+			g.open = append(g.open, pb.g.open...)
+			b.diags = append(b.diags, pb.diags...)
+		}
+	} else {
+		g.edges = make([]Edge, 0, len(targets))
+		for i, n := range pn {
+			b.links(int32(i), n, targets[first[i]:first[i+1]])
+		}
 	}
 	slices.SortFunc(g.edges, func(x, y Edge) int {
 		if x.from != y.from {
@@ -260,25 +324,9 @@ func sortParallel[T any](s []T, cmp func(a, b T) int) []T {
 // tests can compare a parallel build with a sequential one).
 var parallelChunk = 4096
 
-// parallel runs f over [0, n) in as many contiguous chunks as there are
-// cores, and waits. Small inputs run on the caller's goroutine.
-func parallel(n int, f func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), n/parallelChunk+1)
-	if workers <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
-}
+// parallel runs f over [0, n) on every core, in chunks of at least
+// parallelChunk.
+func parallel(n int, f func(lo, hi int)) { chunks.Run(n, parallelChunk, f) }
 
 // adjacency fills every node's in and out lists as windows on two shared
 // arrays (one allocation each instead of two per node), in edge order.

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -204,5 +205,46 @@ func TestBuildConfigWithoutNeeds(t *testing.T) {
 	}
 	if g2.Needs() != nil || len(openOf(g2)) != 1 {
 		t.Errorf("needs %v open %v", g2.Needs(), openOf(g2))
+	}
+}
+
+// A sphinx-needs tree's links resolved on every core give what one core
+// gives: the same edges with their options, parts and conditions, the
+// same open links and the same diagnostics.
+func TestNeedLinksInParallel(t *testing.T) {
+	var src strings.Builder
+	for i := range 60 {
+		src.WriteString(strings.NewReplacer("REQ_P", fmt.Sprintf("REQ_P%d", i), "REQ_C", fmt.Sprintf("REQ_C%d", i),
+			"SPEC_1", fmt.Sprintf("SPEC_%d", i/2), "SPEC.2", fmt.Sprintf("SPEC.%d", i), "SEG-1", fmt.Sprintf("SEG-%d", i),
+			"TEST_1", fmt.Sprintf("TEST_%d", i), "IMPL_1", fmt.Sprintf("IMPL_%d", i), "NOPE_1", fmt.Sprintf("NOPE_%d", i)).Replace(needsTree))
+		src.WriteString("\n")
+	}
+	build := func() ([]string, []string, []string) {
+		cfg := needsCfg()
+		fs := source.NewFileSet()
+		f := parser.ParseFile(fs.Add("n.rst", src.Len(), source.Docutils), []byte(src.String()), cfg)
+		g, diags := graph.Build(fs, []*parser.File{f}, nil, cfg)
+		diags.Sort(fs)
+		var ds []string
+		for _, d := range diags {
+			ds = append(ds, fmt.Sprintf("%s %v %s", d.Code.Name, fs.Position(d.Span.Start), d.Message))
+		}
+		return edgesOf(g), openOf(g), ds
+	}
+	restore := graph.SetParallelChunk(1 << 30)
+	e1, o1, d1 := build()
+	graph.SetParallelChunk(8)
+	e2, o2, d2 := build()
+	restore()
+	if len(o1) == 0 || len(d1) == 0 {
+		t.Fatal("the tree has no open links or no diagnostics")
+	}
+	for _, c := range []struct {
+		what       string
+		seq, every []string
+	}{{"edges", e1, e2}, {"open links", o1, o2}, {"diagnostics", d1, d2}} {
+		if diff := cmp.Diff(c.seq, c.every); diff != "" {
+			t.Errorf("%s differ (-one core +every core):\n%s", c.what, diff)
+		}
 	}
 }

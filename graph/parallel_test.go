@@ -15,9 +15,12 @@ import (
 // bigTree has enough nodes for Build to work on every core, and every kind
 // of link trouble: unresolved targets, wrong kinds, duplicate IDs,
 // repeated entries, states.
-func bigTree() *segtest.Tree {
+func bigTree() *segtest.Tree { return treeOf(6000) }
+
+// treeOf is bigTree with n nodes of each kind.
+func treeOf(n int) *segtest.Tree {
 	tr := &segtest.Tree{}
-	for i := range 6000 {
+	for i := range n {
 		parent := fmt.Sprintf("R-%d", i/10)
 		if i%97 == 0 {
 			parent = fmt.Sprintf("MISSING-%d", i)

@@ -1,0 +1,115 @@
+package graph
+
+import (
+	"sync/atomic"
+
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/pins"
+	"github.com/seg-trace/seg/source"
+)
+
+// Memo carries from one build to the next of the same tree what a build
+// can reuse when the next one's input is the same in the respects that
+// decide it, for a client that builds the graph again after every edit
+// (the language server), where most edits leave every node's ID and
+// position as they were. Each reuse is checked against the new input in
+// full and replays only what a pure function of that input gave, so a
+// build with a Memo is identical to one without; the checks cost a
+// linear scan, where the work they save sorts or hashes every ID.
+//
+// A Memo is used by one build at a time; the graphs it helped build may
+// share read-only data with later ones.
+type Memo struct {
+	// perm is the order the last sort of keys put them in: perm[j] is the
+	// place in the input of the j-th key sorted.
+	perm []int32
+	// byID last time, and the names of the graph's nodes it indexes, in
+	// order.
+	byID  map[string]int32
+	index []string
+	// The nodes of the graph made with byID, in order, and their link
+	// entries' targets (setUp).
+	pn             []*parser.Node
+	first, targets []int32
+	// reused counts the sorts and indexes replayed and the nodes whose
+	// targets were copied (for the tests).
+	reusedSort, reusedIndex int
+	reusedTargets           atomic.Int64
+}
+
+// BuildMemo is BuildPinned reusing what m kept from the last build of
+// the same tree, and keeping in m what the next can reuse. A nil m is
+// BuildPinned.
+func BuildMemo(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
+	return buildPinned(fset, files, extra, cfg, lock, m)
+}
+
+// sortKeys sorts keys by cmp (sortParallel), replaying the order the last
+// sort gave when it sorts these keys strictly: no two keys then compare
+// equal, so there is one sorted order, the one the sort would give. An
+// edit leaves the nodes of the files it did not touch in their places in
+// the input, and most edits add, remove or rename none, so the order
+// holds although an edited file's positions moved. When it does not
+// hold, or two keys tie (where the sort's own choice would count), the
+// keys are sorted.
+func (m *Memo) sortKeys(keys []nodeKey, cmp func(a, b nodeKey) int) []nodeKey {
+	if m == nil {
+		return sortParallel(keys, cmp)
+	}
+	if len(m.perm) == len(keys) && len(keys) > 0 {
+		out := make([]nodeKey, len(keys))
+		out[0] = keys[m.perm[0]]
+		ok := true
+		for j := 1; j < len(keys); j++ {
+			out[j] = keys[m.perm[j]]
+			if cmp(out[j-1], out[j]) >= 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			m.reusedSort++
+			return out
+		}
+	}
+	for i := range keys {
+		keys[i].i = int32(i)
+	}
+	keys = sortParallel(keys, cmp)
+	m.perm = m.perm[:0]
+	for _, k := range keys {
+		m.perm = append(m.perm, k.i)
+	}
+	return keys
+}
+
+// lookup is the index by ID of nodes named keys (sorted, unique): the
+// last build's when it indexed the same names in the same order.
+func (m *Memo) lookup(keys []nodeKey) (byID map[string]int32, reused bool) {
+	if m != nil && m.byID != nil && len(m.index) == len(keys) {
+		same := true
+		for i, k := range keys {
+			if k.id != m.index[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			m.reusedIndex++
+			return m.byID, true
+		}
+	}
+	byID = make(map[string]int32, len(keys))
+	for i, k := range keys {
+		byID[k.id] = int32(i)
+	}
+	if m != nil {
+		m.byID = byID
+		m.index = m.index[:0]
+		for _, k := range keys {
+			m.index = append(m.index, k.id)
+		}
+	}
+	return byID, false
+}

@@ -1,0 +1,131 @@
+package graph
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/source"
+)
+
+// A build with a Memo is the build without one, over a run of edits of
+// every sort: none, a link's target, a node's ID (new, taken, swapped), a
+// node gone, a node moved, a node added; and the Memo's shortcuts are
+// taken where the input allows them.
+func TestMemoBuildIsBuild(t *testing.T) {
+	defer func(c int) { parallelChunk = c }(parallelChunk)
+	parallelChunk = 64 // sort on two cores
+	tr := treeOf(600)
+	fset := tr.FileSet()
+	base := tr.Files()[0]
+	opts := cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}), cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }), cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}
+	r := rand.New(rand.NewPCG(3, 4))
+	nodes := slices.Clone(base.Nodes)
+	pick := func() int { return r.IntN(len(nodes)) }
+	relink := func(i int, id string) {
+		n := &nodes[i]
+		n.Options = slices.Clone(n.Options)
+		for j := range n.Options {
+			if len(n.Options[j].Links) > 0 {
+				n.Options[j].Links = slices.Clone(n.Options[j].Links)
+				n.Options[j].Links[0].ID = id
+				return
+			}
+		}
+	}
+	edits := []struct {
+		name  string
+		edit  func()
+		sort  bool // the sort is replayed
+		index bool // so is the index, by its names alone
+	}{
+		{"none", func() {}, false, false}, // the first build has nothing to replay
+		{"none again", func() {}, true, true},
+		{"a link's target", func() { relink(pick(), "R-17") }, true, true},
+		{"a link to nothing", func() { relink(pick(), "NOWHERE") }, true, true},
+		{"a new ID", func() { nodes[pick()].ID = "NEW-1" }, false, false},
+		{"the same again", func() {}, true, true},
+		{"a taken ID", func() { i := pick(); nodes[i].ID = nodes[pick()].ID }, false, false},
+		{"two IDs swapped", func() { i, j := pick(), pick(); nodes[i].ID, nodes[j].ID = nodes[j].ID, nodes[i].ID }, false, true},
+		{"a node moved", func() { nodes[pick()].Pos = nodes[pick()].Pos }, true, true},
+		{"a node gone", func() { i := pick(); nodes = slices.Delete(slices.Clone(nodes), i, i+1) }, false, false},
+		{"a node added", func() {
+			n := nodes[pick()] // a copy: its ID is taken, a little further on
+			n.Pos = n.Pos.Add(1)
+			nodes = append(slices.Clone(nodes), n)
+		}, false, true},
+		{"two of one ID swap places", func() {
+			first := map[string]int{}
+			for i := range nodes {
+				if j, ok := first[nodes[i].ID]; ok && nodes[i].ID != "" {
+					nodes[i].Pos, nodes[j].Pos = nodes[j].Pos, nodes[i].Pos
+					return
+				}
+				first[nodes[i].ID] = i
+			}
+			t.Fatal("no ID twice")
+		}, false, true},
+		{"nodes in another order", func() {
+			nodes = slices.Clone(nodes)
+			r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+		}, false, true},
+		{"an outcome without an ID", func() {
+			for i := range nodes {
+				if nodes[i].Kind == parser.Outcome {
+					nodes[i].ID = ""
+					return
+				}
+			}
+		}, false, false},
+		{"a last link edit", func() { relink(pick(), "T-3") }, true, true},
+		{"two nodes tie", func() { nodes = append(slices.Clone(nodes), nodes[pick()]) }, false, true},
+		{"the tie stays", func() {}, false, true}, // the sort's own choice counts
+	}
+	var m Memo
+	// The nodes are parsed in files of 40; as in the language server, a
+	// file none of whose nodes changed keeps its parse (the same nodes),
+	// one that changed is parsed again (new nodes).
+	var parsed [][]parser.Node
+	for step, e := range edits {
+		e.edit()
+		var files []*parser.File
+		for c := 0; c*40 < len(nodes); c++ {
+			chunk := nodes[c*40 : min(len(nodes), (c+1)*40)]
+			if c == len(parsed) {
+				parsed = append(parsed, nil)
+			}
+			if !reflect.DeepEqual(parsed[c], chunk) {
+				parsed[c] = slices.Clone(chunk)
+			}
+			files = append(files, &parser.File{Path: base.Path, Source: base.Source, Nodes: parsed[c]})
+		}
+		sorts, indexes, copied := m.reusedSort, m.reusedIndex, m.reusedTargets.Load()
+		got, gotDiags := BuildMemo(fset, files, nil, nil, nil, &m)
+		want, wantDiags := Build(fset, files, nil, nil)
+		if diff := cmp.Diff(want, got, opts); diff != "" {
+			t.Fatalf("step %d (%s): the build with a Memo differs (-without +with):\n%s", step, e.name, diff)
+		}
+		gotDiags.Sort(fset)
+		wantDiags.Sort(fset)
+		if diff := cmp.Diff(wantDiags, gotDiags, cmp.AllowUnexported(source.Pos{})); diff != "" {
+			t.Fatalf("step %d (%s): diagnostics differ:\n%s", step, e.name, diff)
+		}
+		if reused := m.reusedSort > sorts; reused != e.sort {
+			t.Errorf("step %d (%s): sort replayed %v, want %v", step, e.name, reused, e.sort)
+		}
+		if reused := m.reusedIndex > indexes; reused != e.index {
+			t.Errorf("step %d (%s): index reused %v, want %v", step, e.name, reused, e.index)
+		}
+		// A node the last build had at its place keeps its targets when
+		// the index is the same (with no edit, every node), and none
+		// does when it is not.
+		n := m.reusedTargets.Load() - copied
+		if !e.index && n > 0 || (e.name == "none again" || e.name == "the same again") && n != int64(len(got.nodes)) {
+			t.Errorf("step %d (%s): targets of %d nodes copied (index reused %v, of %d nodes)", step, e.name, n, e.index, len(got.nodes))
+		}
+	}
+}
