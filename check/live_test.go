@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/internal/randlock"
 	"github.com/seg-trace/seg/internal/segtest"
-	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
 )
 
@@ -79,25 +79,6 @@ func fresh(t *testing.T, root string) (*check.Check, string) {
 	return c, reports(t, c)
 }
 
-// pinAll writes a seg.lock that pins every link of c to its target's
-// revision, but some to another one (stale), with an orphan pin and a
-// line that cannot be read.
-func pinAll(r *rand.Rand, c *check.Check) string {
-	var b strings.Builder
-	for e := range c.Graph.Edges() {
-		if !c.Graph.From(e).Pinnable() || r.IntN(4) == 0 {
-			continue
-		}
-		rev := c.Graph.To(e).Revision()
-		if r.IntN(5) == 0 {
-			rev++
-		}
-		fmt.Fprintf(&b, "%s %s %s %s\n", c.Graph.Link(e).From, c.Graph.Link(e).Link, c.Graph.Link(e).To, parser.RevisionString(rev))
-	}
-	b.WriteString("GONE verifies R0 0123456789abcdef\nnot a pin\n")
-	return b.String()
-}
-
 // A live check gives what a fresh check of the same text gives, after
 // every edit of a long run: edits typed into buffers (not saved), saved,
 // buffers closed (the disk counts again), files created, changed and
@@ -142,7 +123,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 	live := t.TempDir() // the disk the server reads, buffers aside
 	writeFiles(t, view, disk)
 	first, _ := fresh(t, view)
-	disk["seg.lock"] = pinAll(r, first)
+	disk["seg.lock"] = randlock.Lock(r, first, 5)
 	writeFiles(t, view, disk)
 	writeFiles(t, live, disk)
 

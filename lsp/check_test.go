@@ -15,8 +15,8 @@ import (
 	"github.com/seg-trace/seg/bench/gen"
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/cli"
+	"github.com/seg-trace/seg/internal/randlock"
 	"github.com/seg-trace/seg/internal/segtest"
-	"github.com/seg-trace/seg/parser"
 )
 
 // The server and `seg check --format json` read the same tree the same
@@ -231,20 +231,7 @@ func pinTree(t *testing.T, r *rand.Rand, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	for e := range c.Graph.Edges() {
-		if !c.Graph.From(e).Pinnable() || r.IntN(4) == 0 {
-			continue
-		}
-		rev := c.Graph.To(e).Revision()
-		if r.IntN(4) == 0 {
-			rev++
-		}
-		l := c.Graph.Link(e)
-		fmt.Fprintf(&b, "%s %s %s %s\n", l.From, l.Link, l.To, parser.RevisionString(rev))
-	}
-	b.WriteString("GONE verifies R0 0123456789abcdef\nnot a pin\n")
-	if err := os.WriteFile(filepath.Join(root, "seg.lock"), []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "seg.lock"), []byte(randlock.Lock(r, c, 4)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
