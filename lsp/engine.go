@@ -111,9 +111,9 @@ func (e *segEngine) load(open map[string][]byte) (snapshot, error) {
 	return e.run()
 }
 
-func (e *segEngine) update(changes map[string][]byte) snapshot {
+func (e *segEngine) update(changes map[string][]byte) (snapshot, error) {
 	if e.live == nil {
-		return e.prev
+		return e.prev, nil
 	}
 	for p, text := range changes {
 		_, was := e.open[p]
@@ -132,10 +132,11 @@ func (e *segEngine) update(changes map[string][]byte) snapshot {
 	s, err := e.run()
 	if err != nil {
 		// A results file went missing, the root went away: the last
-		// analysis stands, and the editor is told.
-		return e.prev
+		// analysis stands, and the error goes to the editor, since the
+		// findings it shows are no longer what seg check would say.
+		return e.prev, err
 	}
-	return s
+	return s, nil
 }
 
 // run checks the tree and makes a snapshot of the check.
@@ -214,6 +215,10 @@ func (e *segEngine) snapshot(c *check.Check, open map[string][]byte) *segSnapsho
 		n, _ := c.Graph.Lookup(v.ID)
 		if name := s.nameOf(n.Pos()); name != "" {
 			s.unsat[name] = append(s.unsat[name], v)
+		} else {
+			// A requirement read from outside the tree's files (a
+			// needimport): seg check lists it, so the editor must too.
+			s.unsatLoose = append(s.unsatLoose, v)
 		}
 	}
 	set := map[string]bool{}
@@ -258,6 +263,9 @@ type segSnapshot struct {
 	// satisfied, by the file of their directive.
 	diags    map[string][]diag.Diagnostic
 	unplaced []diag.Diagnostic
+	// unsatLoose are the unsatisfied requirements with no place in any
+	// file of the tree.
+	unsatLoose []evaluate.Verdict
 	unsat    map[string][]evaluate.Verdict
 	fatal    *finding // why the tree could not be read (bad-config)
 	paths    []string
@@ -630,6 +638,9 @@ func (s *segSnapshot) loose() []finding {
 	var out []finding
 	for _, d := range s.unplaced {
 		out = append(out, s.finding(d))
+	}
+	for _, v := range s.unsatLoose {
+		out = append(out, s.unsatisfied(v))
 	}
 	return out
 }

@@ -45,7 +45,10 @@ func BenchmarkEngine(b *testing.B) {
 			if i%2 == 0 {
 				t = append(t, "\nMore text.\n"...)
 			}
-			next := e.update(map[string][]byte{f: t})
+			next, err := e.update(map[string][]byte{f: t})
+			if err != nil {
+				b.Fatal(err)
+			}
 			next.changedSince(snap)
 			snap = next
 		}

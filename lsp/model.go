@@ -170,6 +170,7 @@ type engine interface {
 	// finding where it can.
 	load(open map[string][]byte) (snapshot, error)
 	// update re-reads the given files (text nil: read it from disk, or the
-	// file is gone) and returns the new snapshot.
-	update(changes map[string][]byte) snapshot
+	// file is gone) and returns the new snapshot; with an error (the tree
+	// can no longer be checked), the last one.
+	update(changes map[string][]byte) (snapshot, error)
 }

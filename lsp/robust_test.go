@@ -339,3 +339,22 @@ func TestNothingWritten(t *testing.T) {
 		t.Error("the session changed the tree")
 	}
 }
+
+// The root goes away during a session: the analysis after the change
+// cannot run, and the editor is told so in an error message rather than
+// left with the last findings as if they still held.
+func TestRootGoneDuringSession(t *testing.T) {
+	root := writeTree(t, fixture)
+	c := start(t, root, at, "")
+	c.sync()
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", fmt.Sprintf(`{"changes":[{"uri":%q,"type":3}]}`, c.uri("docs/tests.rst")))
+	c.sync()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.msgErr) == 0 {
+		t.Errorf("no error message once the root is gone: %q", c.msgs)
+	}
+}

@@ -585,7 +585,7 @@ func (s *server) analyze(ctx context.Context) {
 			if reload {
 				snap, err = eng.load(open)
 			} else {
-				snap = eng.update(changes)
+				snap, err = eng.update(changes)
 			}
 		}()
 		if snap == nil {
