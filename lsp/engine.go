@@ -266,9 +266,9 @@ type segSnapshot struct {
 	// unsatLoose are the unsatisfied requirements with no place in any
 	// file of the tree.
 	unsatLoose []evaluate.Verdict
-	unsat    map[string][]evaluate.Verdict
-	fatal    *finding // why the tree could not be read (bad-config)
-	paths    []string
+	unsat      map[string][]evaluate.Verdict
+	fatal      *finding // why the tree could not be read (bad-config)
+	paths      []string
 
 	mu    sync.Mutex
 	views map[string]*fileView
