@@ -3,7 +3,9 @@ package check
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -55,9 +57,13 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	}
 	wd, _ := os.Getwd()
 	abs, _ := filepath.Abs(t.Root)
-	// seg.lock is read as it is: a lock that cannot be read is no key
-	// part but an error the run reports.
-	lock, _ := os.ReadFile(filepath.Join(t.Root, pins.FileName))
+	// seg.lock is read as it is. A lock that cannot be read (a folder, no
+	// permission) must never match a run that had none: its error is in
+	// the key, and the run made for it reports the error.
+	lock, err := os.ReadFile(filepath.Join(t.Root, pins.FileName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		lock = []byte("unreadable: " + err.Error())
+	}
 	parts = append(parts,
 		"wd", wd, "root", abs,
 		"at", o.At.UTC().Format(time.DateOnly),

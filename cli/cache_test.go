@@ -588,6 +588,10 @@ func TestResultCacheKey(t *testing.T) {
 			os.Symlink("missing.rst", filepath.Join(root, "dangling.rst"))
 		}},
 		{what: "the same unreadable tree", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, hit: true},
+		{what: "a seg.lock", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, edit: func() {
+			os.WriteFile(filepath.Join(root, "seg.lock"), []byte("# reviewed: nothing yet\n"), 0o644)
+		}},
+		{what: "the same seg.lock", args: []string{"check", "--format", "json", "--at", "2026-11-29"}, hit: true},
 	}
 	for _, s := range steps {
 		if s.edit != nil {
@@ -605,6 +609,22 @@ func TestResultCacheKey(t *testing.T) {
 		if st.Result != s.hit {
 			t.Errorf("%s: stored result used: %v, want %v (%+v)", s.what, st.Result, s.hit, st)
 		}
+	}
+}
+
+// A seg.lock that cannot be read never finds the report of a run that
+// had none: the run is made, and refuses (exit 2).
+func TestResultCacheUnreadableLock(t *testing.T) {
+	t.Setenv(cache.EnvDir, t.TempDir())
+	root := genTree(t, 30, 7)
+	args := []string{"check", "--format", "json", "--at", "2026-11-29", root}
+	runResult(args...)
+	if err := os.Mkdir(filepath.Join(root, "seg.lock"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, st := runResultStats(args...)
+	if got.code != 2 || st.Result {
+		t.Fatalf("an unreadable seg.lock: exit %d, stored report used %v, want exit 2 from a run\n%s", got.code, st.Result, got.stderr)
 	}
 }
 
