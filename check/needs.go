@@ -148,8 +148,8 @@ type Suppressed struct {
 
 // suppressedBy maps sphinx-needs' warning types onto the codes of seg's
 // diagnostics that report the same thing ("needs" is every one of them).
-// Only a diagnostic about a need is silenced, and only its report: the
-// verdicts are what they are.
+// Only a warning about a need is silenced, and only its report: the
+// verdicts are what they are, and errors always stay.
 var suppressedBy = map[string][]string{
 	"needs.link_outgoing":      {"unresolved-link", "malformed-link"},
 	"needs.duplicate_id":       {"duplicate-id"},
@@ -189,7 +189,10 @@ func (c *Check) suppress(p *needs.Project) {
 	for _, d := range c.Diagnostics {
 		entry, ok := by[d.Code.Name]
 		pos := c.Files.Position(d.Span.Start)
-		if ok && about[fileLine{c.Files.File(d.Span.Start), pos.Line}] {
+		// An error is never silenced: a duplicate ID, an unresolved link
+		// or a dropped need would otherwise leave a green check over a
+		// trace that does not hold.
+		if ok && d.Severity() != diag.Error && about[fileLine{c.Files.File(d.Span.Start), pos.Line}] {
 			c.Suppressed = append(c.Suppressed, Suppressed{d, entry})
 			continue
 		}

@@ -475,13 +475,16 @@ func TestNeedimport(t *testing.T) {
 func TestSuppressWarnings(t *testing.T) {
 	c := run(t, map[string]string{"docs/conf.py": `
 extensions = ["sphinx_needs"]
-suppress_warnings = ["needs.link_outgoing"]
+suppress_warnings = ["needs.link_outgoing", "needs.needextend"]
 exclude_patterns = ["drafts/*"]
 needs_types = [dict(directive="req", title="Requirement", prefix="R_")]
 `, "docs/a.rst": `
 .. req:: One
    :id: REQ_1
    :links: REQ_NOPE
+
+.. needextend:: REQ_GONE
+   :status: open
 `, "docs/drafts/b.rst": `
 .. req:: Excluded
    :id: REQ_DRAFT
@@ -494,10 +497,11 @@ needs_types = [dict(directive="req", title="Requirement", prefix="R_")]
 	for _, s := range c.Suppressed {
 		sup = append(sup, s.Code.Name+" by "+s.By)
 	}
-	if d := cmp.Diff([]string{"unresolved-link by needs.link_outgoing"}, sup); d != "" {
+	if d := cmp.Diff([]string{"needextend-no-target by needs.needextend"}, sup); d != "" {
 		t.Errorf("suppressed (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{`other.rst:4 unresolved-link: unresolved link "SEG-NOPE"`}, diags(c)); d != "" {
+	// An error is never silenced: the unresolved link of a need stays.
+	if d := cmp.Diff([]string{`docs/a.rst:4 unresolved-link: unresolved link "REQ_NOPE"`, `other.rst:4 unresolved-link: unresolved link "SEG-NOPE"`}, diags(c)); d != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", d)
 	}
 	if slices.Contains(ids(c), "REQ_DRAFT") {
