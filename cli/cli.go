@@ -224,6 +224,12 @@ func filtered(c *check.Check, o *options, stderr io.Writer) (*check.Check, error
 	if note != "" {
 		fmt.Fprintf(stderr, "seg: warning: %s\n", note)
 	}
+	// A filter that selects nothing (a typo in a type or a status) would
+	// show an empty, passing report: refused, as a path that matches
+	// nothing is.
+	if len(fc.Requirements()) == 0 && len(c.Requirements()) > 0 && !o.allowEmpty {
+		return nil, usagef("seg: --filter %q selects none of the tree's %d requirements (--allow-empty accepts that)", o.filter, len(c.Requirements()))
+	}
 	return fc, nil
 }
 
