@@ -24,7 +24,8 @@ var ReasonFlakyRerun = diag.NewReason("flaky-rerun", "note: an earlier run of a 
 const optionRerunOf = "rerun-of"
 
 // flakyRerun reports whether outcome o, confirming test t, is an earlier
-// run that its passing last run replaces for t.
+// run that its passing last run replaces for t: the last run confirms t
+// and counts for it at the evaluation date.
 func (e *evaluation) flakyRerun(o, t *graph.Node) bool {
 	if !o.FromResults() {
 		return false
@@ -38,12 +39,20 @@ func (e *evaluation) flakyRerun(o, t *graph.Node) bool {
 		!e.g.HasOut(last, graph.Witnesses) {
 		return false
 	}
+	var confirms []*graph.Edge
 	for c := range e.g.Out(last, graph.Confirms) {
 		if e.g.To(c) == t {
-			return true
+			confirms = append(confirms, c)
 		}
 	}
-	return false
+	// The last run replaces this one only where it counts itself: one
+	// dated after the evaluation date, stale or too old would leave the
+	// failure with nothing in its place.
+	if len(confirms) == 0 {
+		return false
+	}
+	why, _ := e.excluded(last, t, confirms)
+	return why == nil
 }
 
 // invalidWhy says what is wrong with an outcome that has an error on it.

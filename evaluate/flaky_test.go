@@ -133,7 +133,7 @@ func TestFlakyRerun(t *testing.T) {
 
 // The mark counts only where the rule says: on an outcome made from
 // results, naming a passing, sound, witnessed outcome made from results
-// that confirms the same test.
+// that confirms the same test and counts for it.
 func TestFlakyRerunMarkIsChecked(t *testing.T) {
 	const f = "build/surefire.xml::com.example.LeafTest."
 	for _, tc := range []struct {
@@ -161,6 +161,11 @@ func TestFlakyRerunMarkIsChecked(t *testing.T) {
 		}},
 		{"naming a run written in the tree", func(outs []parser.Node, byID map[string]*parser.Node) {
 			byID[f+"flaky#3"].FromResults = false
+		}},
+		// Found in review: a last run that does not count at the
+		// evaluation date cannot stand in for a failure observed then.
+		{"naming a run dated after the evaluation date", func(outs []parser.Node, byID map[string]*parser.Node) {
+			setOption(byID[f+"flaky#3"], "date", "2026-12-05")
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -228,43 +228,8 @@ func (e *evaluation) outcome(t, o *graph.Node, confirms []*graph.Edge) OutcomeEv
 	if e.flakyRerun(o, t) {
 		return exclude(ReasonFlakyRerun, "an earlier run of a flaky case; its last run %q passed and counts in its place", o.Attr(optionRerunOf))
 	}
-	day, dated := e.outcomeDate(o)
-	if dated && day.After(e.at) {
-		return exclude(ReasonFutureEvidence, "it is dated %s, after the evaluation date", day.Format(time.DateOnly))
-	}
-	if why, detail := e.witnessed(o); why != nil {
+	if why, detail := e.excluded(o, t, confirms); why != nil {
 		return exclude(why, "%s", detail)
-	}
-	for _, c := range confirms {
-		switch e.LinkState(c) {
-		case Stale:
-			return exclude(ReasonStaleEvidence, "test %q changed since it was observed (its confirms link is stale)", t.ID())
-		case Unreviewed:
-			return exclude(ReasonUnreviewedEvidence, "its confirms link to test %q has no pin (strict review)", t.ID())
-		}
-	}
-	// A maximum age: the test's own :max-age:, else [evidence]
-	// max-age-days. Exactly that many days old still counts.
-	days, own := t.MaxAge()
-	if own && days == 0 {
-		return exclude(ReasonExpiredEvidence, "test %q's :max-age: cannot be read", t.ID())
-	}
-	if !own {
-		days = e.opts.MaxAgeDays
-	}
-	whose := func() string { // said only of an outcome it excludes
-		if own {
-			return fmt.Sprintf("test %q's", t.ID())
-		}
-		return "the"
-	}
-	if days > 0 && !dated {
-		return exclude(ReasonUndatedEvidence, "it has no :date:, and %s maximum age is %s", whose(), plural(days, "day"))
-	}
-	if days > 0 {
-		if age := daysBetween(day, e.at); age > days {
-			return exclude(ReasonExpiredEvidence, "it is %s old, over %s maximum age of %s", plural(age, "day"), whose(), plural(days, "day"))
-		}
 	}
 	switch {
 	case r == graph.Skipped:
@@ -280,6 +245,51 @@ func (e *evaluation) outcome(t, o *graph.Node, confirms []*graph.Edge) OutcomeEv
 		ev.Waiver = nil
 	}
 	return ev
+}
+
+// excluded says why outcome o, confirming test t through the edges
+// confirms, does not count for t at the evaluation date (nil when it
+// may): it is dated after it, witnesses no current implementation, its
+// confirms link is stale or unreviewed, or it is older than t's maximum
+// age.
+func (e *evaluation) excluded(o, t *graph.Node, confirms []*graph.Edge) (*diag.Code, string) {
+	day, dated := e.outcomeDate(o)
+	if dated && day.After(e.at) {
+		return ReasonFutureEvidence, fmt.Sprintf("it is dated %s, after the evaluation date", day.Format(time.DateOnly))
+	}
+	if why, detail := e.witnessed(o); why != nil {
+		return why, detail
+	}
+	for _, c := range confirms {
+		switch e.LinkState(c) {
+		case Stale:
+			return ReasonStaleEvidence, fmt.Sprintf("test %q changed since it was observed (its confirms link is stale)", t.ID())
+		case Unreviewed:
+			return ReasonUnreviewedEvidence, fmt.Sprintf("its confirms link to test %q has no pin (strict review)", t.ID())
+		}
+	}
+	// A maximum age: the test's own :max-age:, else [evidence]
+	// max-age-days. Exactly that many days old still counts.
+	days, own := t.MaxAge()
+	if own && days == 0 {
+		return ReasonExpiredEvidence, fmt.Sprintf("test %q's :max-age: cannot be read", t.ID())
+	}
+	if !own {
+		days = e.opts.MaxAgeDays
+	}
+	whose := "the"
+	if own {
+		whose = fmt.Sprintf("test %q's", t.ID())
+	}
+	if days > 0 && !dated {
+		return ReasonUndatedEvidence, fmt.Sprintf("it has no :date:, and %s maximum age is %s", whose, plural(days, "day"))
+	}
+	if days > 0 {
+		if age := daysBetween(day, e.at); age > days {
+			return ReasonExpiredEvidence, fmt.Sprintf("it is %s old, over %s maximum age of %s", plural(age, "day"), whose, plural(days, "day"))
+		}
+	}
+	return nil, ""
 }
 
 // outcomeDate is the day an outcome was observed: its :date:, or for an
