@@ -180,9 +180,10 @@ func (e *evaluation) outcomes(t *graph.Node) []OutcomeEvidence {
 	g := e.g
 	var out []OutcomeEvidence
 	var confirms []*graph.Edge
+	testWaivers := g.TestWaivers(t)
 	flush := func() {
 		if len(confirms) > 0 {
-			out = append(out, e.outcome(t, g.From(confirms[0]), confirms))
+			out = append(out, e.outcome(t, g.From(confirms[0]), confirms, testWaivers))
 			confirms = confirms[:0]
 		}
 	}
@@ -202,10 +203,10 @@ func (e *evaluation) outcomes(t *graph.Node) []OutcomeEvidence {
 // evaluation date, witnesses no current implementation, confirms a test
 // that changed since, or is older than the test's maximum age (or
 // undated where one applies).
-func (e *evaluation) outcome(t, o *graph.Node, confirms []*graph.Edge) OutcomeEvidence {
+func (e *evaluation) outcome(t, o *graph.Node, confirms []*graph.Edge, testWaivers []*graph.Node) OutcomeEvidence {
 	g := e.g
 	ev := OutcomeEvidence{Outcome: o}
-	for _, w := range g.Waivers(o, t) {
+	for _, w := range g.WaiversOf(o, testWaivers) {
 		we := WaiverEvidence{Waiver: w, Why: e.waiverStanding(w)}
 		if we.Why == nil {
 			we.Why = e.excusesState(w, o, t)

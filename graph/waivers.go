@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
@@ -19,31 +20,33 @@ var CodeCasesNotAllowed = diag.NewError("cases-not-allowed", ":cases: on a waive
 // results case whose name matches one of them: a hand-written outcome
 // has no case name). Each waiver once, in ID order. Whether one is in
 // force is evaluate's to say.
-func (g *Graph) Waivers(o, t *Node) []*Node {
-	var out []*Node
-	seen := map[int]bool{}
-	add := func(w *Node) {
-		if !seen[w.index] {
-			seen[w.index] = true
-			out = append(out, w)
-		}
-	}
-	direct, viaTest := g.In(o, Excuses), g.In(t, Excuses)
+func (g *Graph) Waivers(o, t *Node) []*Node { return g.WaiversOf(o, g.TestWaivers(t)) }
+
+// TestWaivers are the waivers whose :excuses: names test t, in ID order.
+// A test may have thousands of outcomes; finding these once, not once an
+// outcome among all of t's incoming edges, keeps evaluating it linear.
+func (g *Graph) TestWaivers(t *Node) []*Node {
 	var ws []*Node
-	for e := range direct {
+	for e := range g.In(t, Excuses) {
 		ws = append(ws, g.From(e))
 	}
-	for e := range viaTest {
-		if w := g.From(e); Covers(w, o) {
+	return ws
+}
+
+// WaiversOf is Waivers for outcome o, given its test's TestWaivers.
+func (g *Graph) WaiversOf(o *Node, testWaivers []*Node) []*Node {
+	var ws []*Node
+	for e := range g.In(o, Excuses) {
+		ws = append(ws, g.From(e))
+	}
+	for _, w := range testWaivers {
+		if Covers(w, o) {
 			ws = append(ws, w)
 		}
 	}
-	// Both lists are in waiver order; merge them.
 	sortByIndex(ws)
-	for _, w := range ws {
-		add(w)
-	}
-	return out
+	// A waiver naming both o and its test is listed once.
+	return slices.CompactFunc(ws, func(a, b *Node) bool { return a == b })
 }
 
 // Covers reports whether waiver w, naming a test specification, covers
