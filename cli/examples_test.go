@@ -73,3 +73,15 @@ func (c checkJSON) statuses() map[string]string {
 	}
 	return m
 }
+
+// seg review is a gate: on a tree with errors it fails and says why, even
+// when no pinned link needs a review.
+func TestReviewFailsOnErrors(t *testing.T) {
+	code, _, stderr := run("review", "--at", "2026-11-29", "--no-cache", "../examples/broken")
+	if code != 1 || !strings.Contains(stderr, "the tree has") {
+		t.Fatalf("seg review examples/broken: exit %d, want 1 with the errors counted\n%s", code, stderr)
+	}
+	if code, _, stderr := run("review", "--at", "2026-11-29", "--no-cache", "../examples/brake"); code != 0 {
+		t.Fatalf("seg review examples/brake: exit %d\n%s", code, stderr)
+	}
+}

@@ -64,6 +64,12 @@ func runReview(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 	if len(r.Items) > 0 || c.Lock.Refused() {
 		code = exitFailed
 	}
+	// review is a gate: a tree with errors (a link that cannot be read is
+	// no link to review) never passes it, and the reader is told why.
+	if n := c.Counts().Errors; n > 0 {
+		fmt.Fprintf(stderr, "seg review: the tree has %s (seg check lists them); a link they break cannot be reviewed\n", plural(n, "error"))
+		code = exitFailed
+	}
 	code, err = emit(o, stdout, func(w io.Writer, colored bool) error {
 		if o.format == "json" {
 			return report.WriteReviewJSON(w, r)
