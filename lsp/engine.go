@@ -9,6 +9,7 @@ package lsp
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -233,18 +234,8 @@ func (e *segEngine) snapshot(c *check.Check, open map[string][]byte) *segSnapsho
 	for p := range s.unsat {
 		set[p] = true
 	}
-	s.paths = slices.Sorted(mapsKeys(set))
+	s.paths = slices.Sorted(maps.Keys(set))
 	return s
-}
-
-func mapsKeys[M ~map[K]V, K comparable, V any](m M) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // segSnapshot is a snapshot over one *check.Check.
@@ -952,7 +943,7 @@ func (s *segSnapshot) changedSince(prev snapshot) []string {
 		}
 	}
 	delete(set, "")
-	return slices.Sorted(mapsKeys(set))
+	return slices.Sorted(maps.Keys(set))
 }
 
 func sameDiags(a, b []diag.Diagnostic) bool {

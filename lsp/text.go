@@ -12,8 +12,8 @@ import (
 //
 //   - seg (and docutils) end a line at every break Python's
 //     str.splitlines() knows: \n, \r\n, \r, \v, \f, \x1c-\x1e, U+0085,
-//     U+2028 and U+2029. seg's positions (line, byte column) count lines
-//     that way, so the engine uses segLines to turn them into offsets.
+//     U+2028 and U+2029. seg's positions are offsets in its file set
+//     (package source), which knows those lines.
 //   - LSP ends a line at \n, \r\n and \r only. Every position sent to or
 //     read from a client uses lspLines.
 //
@@ -22,39 +22,6 @@ import (
 
 // span is a range of a document's text in byte offsets, end exclusive.
 type span struct{ start, end int }
-
-// segLineBreak reports whether text[i:] starts with a line break as seg's
-// lexer sees one, and its length.
-func segLineBreak(text []byte, i int) (bool, int) {
-	switch c := text[i]; c {
-	case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e:
-		return true, 1
-	case '\r':
-		if i+1 < len(text) && text[i+1] == '\n' {
-			return true, 2
-		}
-		return true, 1
-	case 0xC2: // U+0085
-		return i+1 < len(text) && text[i+1] == 0x85, 2
-	case 0xE2: // U+2028, U+2029
-		return i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9), 3
-	}
-	return false, 0
-}
-
-// segLines returns the offset at which each of seg's lines starts.
-func segLines(text []byte) []int {
-	starts := []int{0}
-	for i := 0; i < len(text); {
-		if ok, w := segLineBreak(text, i); ok {
-			i += w
-			starts = append(starts, i)
-			continue
-		}
-		i++
-	}
-	return starts
-}
 
 // lspLines returns the offset at which each of LSP's lines starts.
 func lspLines(text []byte) []int {

@@ -3,9 +3,10 @@ package needs
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
@@ -223,7 +224,7 @@ func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error 
 	for _, l := range n.Links {
 		links = append(links, l.Option)
 	}
-	for _, k := range sortedKeys(s.Types) {
+	for _, k := range slices.Sorted(maps.Keys(s.Types)) {
 		t := n.Type(strings.ToLower(k))
 		if t == nil {
 			return fail("needs.types", k, "[needs.types] %q is not a need type of the project%s (its types: %s)", k, diag.DidYouMean(k, types), strings.Join(types, ", "))
@@ -233,7 +234,7 @@ func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error 
 		}
 		t.Kind = s.Types[k]
 	}
-	for _, k := range sortedKeys(s.Links) {
+	for _, k := range slices.Sorted(maps.Keys(s.Links)) {
 		l := n.Link(strings.ToLower(k))
 		if l == nil {
 			return fail("needs.links", k, "[needs.links] %q is not a link type of the project%s (its link types: %s)", k, diag.DidYouMean(k, links), strings.Join(links, ", "))
@@ -244,13 +245,4 @@ func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error 
 		l.Edge = s.Links[k]
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -2,6 +2,7 @@ package needs
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -267,7 +268,7 @@ func readIDs(path string, data []byte, un *ubNeeds, n *Project) error {
 		n.External = append(n.External, ExternalSource{JSONPath: e.JSONPath, JSONURL: e.JSONURL, Version: e.Version,
 			IDPrefix: strings.ToUpper(e.IDPrefix), BaseURL: e.BaseURL, Line: line})
 	}
-	for _, name := range sortedKeys(un.StringLinks) {
+	for _, name := range slices.Sorted(maps.Keys(un.StringLinks)) {
 		l := un.StringLinks[name]
 		line := cfgfile.LineOfValue(data, "string_links", name)
 		if l.Regex == nil || l.LinkURL == nil || l.LinkName == nil || l.Options == nil {

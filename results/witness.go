@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -148,7 +149,7 @@ func (w *witnessCheck) diagnostics() diag.List {
 			files = append(files, f)
 			making[f] = sf
 		}
-		if !contains(hints, s.Hint) {
+		if !slices.Contains(hints, s.Hint) {
 			hints = append(hints, s.Hint)
 		}
 	}
@@ -163,7 +164,7 @@ func (w *witnessCheck) diagnostics() diag.List {
 	}
 	var short []string
 	for _, s := range bare {
-		if !contains(short, s.Short) {
+		if !slices.Contains(short, s.Short) {
 			short = append(short, s.Short)
 		}
 	}
@@ -180,15 +181,6 @@ func (w *witnessCheck) diagnostics() diag.List {
 		Span: at,
 	})
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (w *witnessCheck) invalid(s *originState, id string) diag.Diagnostic {
