@@ -369,7 +369,8 @@ func (s *scanner) garbled(bl block, term, def int) {
 }
 
 // damagedName is the seg directive name (of four letters or more) that
-// the text of t up to its first colon or blank is one edit away from, and
+// the text of t up to its first colon or blank is a few edits away from
+// (diag.MaxTypos, the did-you-mean policy), and
 // that text's length; "" when there is none, or the text is not followed
 // by a colon. A byte changed into one a name cannot hold (a parenthesis,
 // a quote) makes docutils read a comment where a directive was written.
@@ -384,7 +385,7 @@ func (s *scanner) damagedName(t []byte) (string, int) {
 	word := strings.ToLower(string(t[:w]))
 	name := ""
 	for d := range s.cfg.Directives {
-		if len(d) >= 4 && diag.Distance(word, d, 1) <= 1 && (name == "" || d < name) {
+		if len(d) >= 4 && diag.Distance(word, d, diag.MaxTypos(len(d))) <= diag.MaxTypos(len(d)) && (name == "" || d < name) {
 			name = d
 		}
 	}

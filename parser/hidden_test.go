@@ -74,7 +74,8 @@ func TestGarbledMarker(t *testing.T) {
 		// name cannot hold makes the line a comment.
 		{"a parenthesis in the name", ".. outc(me:: Run\n   :id: O-1\n   :result: failed\n", []string{"1:1 misspelled-directive"}},
 		{"a quote in the name", ".. wai\"er:: W\n   :id: W-1\n", []string{"1:1 misspelled-directive"}},
-		{"two bytes damaged", ".. ou(c(me:: Run\n   :id: O-1\n", nil},
+		{"two bytes damaged", ".. ou(c(me:: Run\n   :id: O-1\n", []string{"1:1 misspelled-directive"}},
+		{"two bytes damaged in a short name", ".. s(e(:: R\n   :id: R-1\n", nil},
 		{"damaged name without an :id:", ".. outc(me:: Run\n   :result: failed\n", nil},
 		{"a name of four letters", ".. te(t:: T\n   :id: T-1\n", []string{"1:1 misspelled-directive"}},
 		{"another directive's damaged name", ".. no(e:: N\n   :id: N-1\n", nil},
