@@ -65,8 +65,18 @@ func (t *Tree) sources(parsed []*parser.File, memo *cache.Sums) (out []*parser.F
 			for _, entry := range o.Links {
 				patterns[entry.ID] = true
 				se := parser.SourceEntry{Entry: entry.ID}
-				files := h.match(entry.ID)
-				if len(files) == 0 {
+				files, err := h.match(entry.ID)
+				if err != nil {
+					// Files under it may be missing from the revision: the
+					// implementation cannot say what code it stands for.
+					diags = append(diags, diag.Diagnostic{
+						Code:    parser.CodeUnreadable,
+						Message: fmt.Sprintf(":source: entry %q: %v", entry.ID, err),
+						Detail:  "A folder the entry reaches cannot be listed, so the files in it are not in the implementation's revision; links pinned to it may not go stale when they change.",
+						Span:    entry.Span,
+					})
+				}
+				if len(files) == 0 && err == nil {
 					diags = append(diags, diag.Diagnostic{
 						Code:    CodeMissingSource,
 						Message: fmt.Sprintf("no file matches :source: entry %q", entry.ID),
@@ -99,7 +109,11 @@ func (h *fileHashes) deps(patterns []string) string {
 	var b strings.Builder
 	for _, p := range patterns {
 		fmt.Fprintf(&b, "pattern %q\n", p)
-		for _, f := range h.match(p) {
+		files, err := h.match(p)
+		if err != nil {
+			fmt.Fprintf(&b, "error %q\n", err.Error())
+		}
+		for _, f := range files {
 			fmt.Fprintf(&b, "file %q %s\n", f, h.sum(f))
 		}
 	}
@@ -138,29 +152,35 @@ type fileHashes struct {
 	// memo, when not nil, remembers sums across runs by file identity
 	// (the parse cache's Sums).
 	memo    *cache.Sums
-	matched map[string][]string // pattern -> the files it matches
+	matched map[string]matched // by pattern
+}
+
+// matched is what a pattern matched, and why the list may be short.
+type matched struct {
+	files []string
+	err   error
 }
 
 // match lists the files pattern matches, each pattern listed once: an
 // entry is matched for the revision and again for the report cache's
 // record (deps), and many implementations name the same files.
-func (h *fileHashes) match(pattern string) []string {
+func (h *fileHashes) match(pattern string) ([]string, error) {
 	h.mu.Lock()
-	files, ok := h.matched[pattern]
+	m, ok := h.matched[pattern]
 	h.mu.Unlock()
 	if ok {
-		return files
+		return m.files, m.err
 	}
 	if glob.Valid(pattern) {
-		files, _ = glob.Files(glob.Dir(h.root), pattern)
+		m.files, m.err = glob.Files(glob.Dir(h.root), pattern)
 	}
 	h.mu.Lock()
 	if h.matched == nil {
-		h.matched = map[string][]string{}
+		h.matched = map[string]matched{}
 	}
-	h.matched[pattern] = files
+	h.matched[pattern] = m
 	h.mu.Unlock()
-	return files
+	return m.files, m.err
 }
 
 func (h *fileHashes) sum(p string) string {

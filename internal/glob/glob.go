@@ -126,7 +126,8 @@ func (t fsTree) WalkDir(name string, fn fs.WalkDirFunc) error {
 // pattern ("../" segments allowed before any wildcard). A pattern
 // without wildcards that names a folder stands for every file under it.
 // Hidden names (starting with ".") are not walked into unless the pattern
-// names them; links to folders are not followed.
+// names them; links to folders are not followed. A folder that cannot be
+// listed gives an *UnreadableError beside the files found.
 func Files(t Tree, pattern string) ([]string, error) {
 	pattern = strings.TrimSuffix(path.Clean(pattern), "/")
 	segs := strings.Split(pattern, "/")
@@ -153,9 +154,13 @@ func Files(t Tree, pattern string) ([]string, error) {
 	}
 	rest := segs[i:]
 	var out []string
+	var unreadable []string
 	err = t.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return nil // an unreadable folder holds no match
+			// A folder that cannot be listed may hold matches: the
+			// caller is told, with the matches found elsewhere.
+			unreadable = append(unreadable, p)
+			return nil
 		}
 		if p == base {
 			return nil
@@ -186,7 +191,21 @@ func Files(t Tree, pattern string) ([]string, error) {
 		return nil
 	})
 	slices.Sort(out)
+	if err == nil && len(unreadable) > 0 {
+		err = &UnreadableError{Paths: unreadable}
+	}
 	return out, err
+}
+
+// UnreadableError is a walk that could not list some folders under a
+// pattern's fixed part: their files, if they match, are missing from the
+// list.
+type UnreadableError struct {
+	Paths []string // slash paths of the folders, in walk order
+}
+
+func (e *UnreadableError) Error() string {
+	return "cannot read " + strings.Join(e.Paths, ", ")
 }
 
 // namesHidden reports whether a pattern's segments name a hidden file or

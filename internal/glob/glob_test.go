@@ -1,6 +1,8 @@
 package glob
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -122,5 +124,45 @@ func TestFilesLinks(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"src/a.c", "src/link.c", "src/sub/b.c"}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// brokenTree is a tree one of whose folders cannot be listed.
+type brokenTree struct {
+	Tree
+	bad string
+}
+
+func (b brokenTree) WalkDir(name string, fn fs.WalkDirFunc) error {
+	return b.Tree.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
+		if p == b.bad && d != nil && d.IsDir() {
+			fn(p, d, nil)
+			return fn(p, d, fs.ErrPermission) // as filepath.WalkDir reports a folder it cannot read
+		}
+		return fn(p, d, err)
+	})
+}
+
+// A folder that cannot be listed is reported beside the files found
+// elsewhere: its files may match, and a caller that takes the list as
+// whole would record code that is not there.
+func TestFilesUnreadableFolder(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"src/a.c", "src/locked/b.c"} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("x"), 0o644)
+	}
+	tr := brokenTree{Dir(root), "src/locked"}
+	files, err := Files(tr, "src")
+	var ue *UnreadableError
+	if !errors.As(err, &ue) || len(ue.Paths) != 1 || ue.Paths[0] != "src/locked" {
+		t.Fatalf("Files: err %v, want an UnreadableError for src/locked", err)
+	}
+	if len(files) == 0 || files[0] != "src/a.c" {
+		t.Errorf("Files: %q, want src/a.c among the files found", files)
+	}
+	if _, err := Files(Dir(root), "src/*.c"); err != nil {
+		t.Errorf("a readable tree: %v", err)
 	}
 }
