@@ -674,7 +674,7 @@ func TestMatrixHTMLInBrowser(t *testing.T) {
 	for _, s := range []string{
 		"Verified by a test whose link has a typo, so nothing verifies it.", // a requirement's text
 		"Why unsatisfied", "no-confirming-outcome", "Verified by (1)", "TS-007 Waiver expiry",
-		"OUT-007 failed: counts against", "waiver WVR-007 Known flake: not in force, expired 2026-10-01",
+		"OUT-007 failed: counts against", "waiver WVR-007 Known flake: not in force: waiver \"WVR-007\" expired on 2026-10-01",
 		"OUT-008 passed: excluded: witnesses no implementation [outcome-unwitnessed]", "Implemented by (1)", "IMPL-EVAL", "Notes",
 	} {
 		if !strings.Contains(ex, s) {

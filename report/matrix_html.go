@@ -549,7 +549,13 @@ func (pb *pageBuilder) outcome(ev evaluate.OutcomeEvidence) []any {
 		if we.InForce {
 			in = 1
 		}
-		ws = append(ws, []any{pb.node(we.Waiver), in, we.Waiver.ExpiresText()})
+		// Why one is not in force is evaluate's to say (expired, stale,
+		// future, unreviewed, a bad date); the page shows its words.
+		lapse := ""
+		if !we.InForce {
+			lapse = evaluate.WaiverLapse(we)
+		}
+		ws = append(ws, []any{pb.node(we.Waiver), in, we.Waiver.ExpiresText(), lapse})
 	}
 	return []any{pb.node(o), resultCodes[o.Result().String()], standingCodes[ev.Standing], waiver, why, o.Config(), ws}
 }

@@ -18,7 +18,8 @@
 //     link    = [node, state, file, line, column]   (the link entry's place)
 //     test    = [node, state, file, line, column, outcomes]
 //     outcome = [node, result, standing, waiver node or -1, why code or -1,
-//                config, [[waiver node, in force 0/1, expires], ...]]
+//                config, [[waiver node, in force 0/1, expires,
+//                          why not in force (evaluate's words)], ...]]
 //     reason  = [code, message, file, line, column]
 //   diags[j] = [code, severity (0 error, 1 warning), message, file, line, column]
 //   files[], hrefs[] (per file: a link with {line} and {column} to fill),
@@ -614,7 +615,7 @@
       if (o[6].length) {
         var wl = el("ul");
         o[6].forEach(function (w) {
-          var wi = add(el("li"), "waiver ", nodeLink(w[0]), " " + D.title[w[0]] + ": ", w[1] ? "in force" : el("b", null, "not in force"), w[2] ? (w[1] ? " until " : ", expired ") + w[2] : "");
+          var wi = add(el("li"), "waiver ", nodeLink(w[0]), " " + D.title[w[0]] + ": ", w[1] ? "in force" : el("b", null, "not in force"), w[1] ? (w[2] ? " until " + w[2] : "") : ": " + w[3]);
           if (D.body[w[0]]) { wi.appendChild(text(D.body[w[0]])); }
           wl.appendChild(wi);
         });
