@@ -96,7 +96,7 @@ type Result struct {
 // LinkState says whether the link e of g was written in still holds at
 // this evaluation: current, stale or (strict review) unreviewed.
 func (r *Result) LinkState(g *graph.Graph, e *graph.Edge) LinkState {
-	return newEvaluation(g, r.opts).LinkState(e)
+	return linkState(g, r.opts.RequirePins, e)
 }
 
 // Verdict returns the verdict of requirement n.

@@ -50,8 +50,11 @@ func (s LinkState) String() string {
 // it is, and a shadow outcome counts as invalid whatever its pins: both
 // are always current.
 func (e *evaluation) LinkState(edge *graph.Edge) LinkState {
-	g := e.g
-	if !e.opts.RequirePins && !g.HasPins() { // most trees, and every one without seg.lock
+	return linkState(e.g, e.opts.RequirePins, edge)
+}
+
+func linkState(g *graph.Graph, requirePins bool, edge *graph.Edge) LinkState {
+	if !requirePins && !g.HasPins() { // most trees, and every one without seg.lock
 		return Current
 	}
 	if !g.From(edge).Pinnable() {
@@ -59,7 +62,7 @@ func (e *evaluation) LinkState(edge *graph.Edge) LinkState {
 	}
 	pin, ok := g.Pin(edge)
 	if !ok {
-		if e.opts.RequirePins {
+		if requirePins {
 			return Unreviewed
 		}
 		return Current
