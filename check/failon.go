@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/evaluate"
 )
 
 // FailOn is what fails a check (exit code 1): a set of the findings
@@ -109,6 +110,21 @@ func (c *Check) Failed() bool {
 		p&FailWarnings != 0 && n.Warnings > 0 ||
 		p&FailFailing != 0 && n.Failing > 0 ||
 		p&FailUnproven != 0 && n.Unproven > 0
+}
+
+// FailsOn reports whether requirement r, unsatisfied, is one the policy
+// fails the check for (its status is failing, or unproven, and the
+// policy names that): a report marks those as errors and the others as
+// warnings, so that an annotation's level agrees with the exit code.
+func (c *Check) FailsOn(r Requirement) bool {
+	p := c.Policy()
+	switch r.Verdict.Status {
+	case evaluate.Satisfied:
+		return false
+	case evaluate.Failing:
+		return p&FailFailing != 0
+	}
+	return p&FailUnproven != 0
 }
 
 // Policy is what fails the check: FailOn, or DefaultFailOn when unset.

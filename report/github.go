@@ -45,7 +45,7 @@ func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 			continue
 		}
 		title := "unsatisfied requirement " + Printable(r.Node.ID())
-		writeCommand(bw, "error", spanProps(wh, source.At(r.Node.Pos()), title), Printable(unsatisfiedMessage(wh, r)))
+		writeCommand(bw, level(c.FailsOn(r)), spanProps(wh, source.At(r.Node.Pos()), title), Printable(unsatisfiedMessage(wh, r)))
 	}
 	fmt.Fprintf(bw, "seg: %s (evaluated at %s)\n", checkSummary(c), Date(c.At))
 	return bw.Flush()

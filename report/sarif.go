@@ -202,7 +202,7 @@ func WriteSARIF(w io.Writer, c *check.Check, version string) error {
 	}
 	for _, r := range c.Requirements() {
 		if !r.Verdict.Satisfied {
-			run.Results = append(run.Results, unsatisfiedResult(wh, r, index))
+			run.Results = append(run.Results, unsatisfiedResult(wh, r, index, c.FailsOn(r)))
 		}
 	}
 	return encode(w, sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}})
@@ -281,8 +281,9 @@ func (run *sarifRun) addDiagnostic(wh where, d diag.Diagnostic, index map[string
 }
 
 // unsatisfiedResult is the result of an unsatisfied requirement, under
-// the rule of its first blocking reason, with each reason's place.
-func unsatisfiedResult(wh where, r check.Requirement, index map[string]int) sarifResult {
+// the rule of its first blocking reason, with each reason's place: an
+// error where it fails the check (fails), else a warning.
+func unsatisfiedResult(wh where, r check.Requirement, index map[string]int, fails bool) sarifResult {
 	reasons := r.Verdict.Blocking()
 	rule := unsatisfiedRule
 	if len(reasons) > 0 {
@@ -291,7 +292,7 @@ func unsatisfiedResult(wh where, r check.Requirement, index map[string]int) sari
 	res := sarifResult{
 		RuleID:    rule,
 		RuleIndex: ruleRef(index, rule),
-		Level:     "error",
+		Level:     level(fails),
 		Message:   sarifMessage{Text: unsatisfiedMessage(wh, r)},
 		Locations: []sarifLocation{location(wh, source.At(r.Node.Pos()), nil, 0)},
 	}
@@ -351,4 +352,14 @@ func fileURI(p string) string {
 		}
 	}
 	return b.String()
+}
+
+// level is an unsatisfied requirement's level in SARIF and GitHub
+// annotations: error when the check's policy fails on it, warning when
+// it is shown but does not fail (unproven under --fail-on errors,failing).
+func level(fails bool) string {
+	if fails {
+		return "error"
+	}
+	return "warning"
 }

@@ -290,6 +290,20 @@ func TestSARIFExitCodeFollowsFailOn(t *testing.T) {
 			if got != code || doc.Runs[0].Invocations[0].ExitCode != code {
 				t.Errorf("%s, --fail-on %s: exit %d, invocation exitCode %d; want %d", name, policy, got, doc.Runs[0].Invocations[0].ExitCode, code)
 			}
+			// An unsatisfied requirement is an error exactly where it
+			// fails the run, else a warning: annotations agree with the
+			// exit code.
+			if name != "warning" {
+				wantLevel := "warning"
+				if code == 1 {
+					wantLevel = "error"
+				}
+				for _, r := range doc.Runs[0].Results {
+					if strings.Contains(r.Message.Text, "R-1") && r.Level != wantLevel {
+						t.Errorf("%s, --fail-on %s: the requirement's result is %s, want %s", name, policy, r.Level, wantLevel)
+					}
+				}
+			}
 		}
 	}
 }
