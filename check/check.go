@@ -108,8 +108,11 @@ type Check struct {
 	// silences: not counted, not shown but in JSON.
 	Suppressed []Suppressed
 
-	// only, when set, narrows the requirements shown (Narrow, Filter).
-	only func(Requirement) bool
+	// only, when set, narrows the requirements shown (Narrow, Filter);
+	// toFiles says Narrow did, filter the filter string Filter applied.
+	only    func(Requirement) bool
+	toFiles bool
+	filter  string
 	// deps are the source files the run read (sources.go).
 	deps string
 	// shown, when set, are the nodes a filtered check draws (Filter).

@@ -42,6 +42,7 @@ func (c *Check) Filter(f *needs.Filter) (*Check, string, error) {
 	prev := c.only
 	out.only = func(r Requirement) bool { return keep[r.Node] && (prev == nil || prev(r)) }
 	out.shown = keep
+	out.filter = f.Source
 	return &out, note, nil
 }
 

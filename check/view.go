@@ -48,8 +48,16 @@ func (c *Check) Counts() Counts {
 	return n
 }
 
-// Narrowed reports whether the check is narrowed to some files (Narrow).
+// Narrowed reports whether the check shows only part of the tree's
+// requirements (Narrow or Filter).
 func (c *Check) Narrowed() bool { return c.only != nil }
+
+// NarrowedToFiles reports whether the check is narrowed to the files a
+// commit touches (Narrow).
+func (c *Check) NarrowedToFiles() bool { return c.toFiles }
+
+// FilterText is the --filter string the check was filtered with, or "".
+func (c *Check) FilterText() string { return c.filter }
 
 // Narrow is the check as a commit touching the files (root-relative slash
 // paths) is blamed for it (docs/precommit.md). Verdicts are still those of
@@ -81,6 +89,7 @@ func (c *Check) Narrow(files map[string]bool) *Check {
 		}
 	}
 	touched := c.Graph.Affected(seeds)
+	out.toFiles = true
 	out.only = func(r Requirement) bool {
 		if touched[r.Node] {
 			return true

@@ -34,15 +34,22 @@ func summary(n check.Counts) string {
 }
 
 // checkSummary is the summary line of a check: the figures, and for a
-// check narrowed to the files a commit touches, that it counts only the
-// requirements those files bear on.
+// narrowed check what it counts: the requirements the files a commit
+// touches bear on, those a --filter selects, or both.
 func checkSummary(c *check.Check) string {
 	n := c.Counts()
-	if !c.Narrowed() {
+	var which []string
+	if c.NarrowedToFiles() {
+		which = append(which, "in the changed files")
+	}
+	if c.FilterText() != "" {
+		which = append(which, "selected by --filter")
+	}
+	if len(which) == 0 {
 		return summary(n)
 	}
 	head := plural(n.Requirements, "requirement")
-	return head + " in the changed files" + strings.TrimPrefix(summary(n), head)
+	return head + " " + strings.Join(which, " and ") + strings.TrimPrefix(summary(n), head)
 }
 
 func plural(n int, word string) string {
