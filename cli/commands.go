@@ -63,6 +63,10 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 		"fail-on", o.failOn.String(), "quiet", fmt.Sprint(o.quiet),
 		"filter", o.filter, "allow-empty", fmt.Sprint(o.allowEmpty), "needs-files", strings.Join(o.needsFiles, "\x00")}
 	code, stats, err := t.RunReport(opts, parts, w, render)
+	var usage *usageError
+	if errors.As(err, &usage) {
+		return 0, stats, err // render's own, already worded (--filter)
+	}
 	if err != nil {
 		return 0, stats, fmt.Errorf("seg: %v", err)
 	}

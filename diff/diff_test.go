@@ -123,6 +123,9 @@ func TestReadRefuses(t *testing.T) {
 		`{"schema": "seg-check/1", "requirements": [{"id": "A", "verdict": "maybe"}]}`: "no verdict seg writes",
 		`{"schema": "seg-check/1", "requirements": [{"verdict": "satisfied"}]}`:        "has no id",
 		`{"schema": "seg-check/1", "requirements": 3}`:                                 "bad seg-check/1 document",
+		// Part of a tree: what it leaves out would pass as removed.
+		`{"schema": "seg-check/1", "narrowed": ["filter"], "requirements": []}`: "shows part of its tree (narrowed by filter)",
+		`{"schema": "seg-graph/1", "narrowed": ["filter"], "nodes": []}`:        "shows part of its tree",
 	} {
 		if _, err := Read("x.json", strings.NewReader(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", doc, err, want)

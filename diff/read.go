@@ -33,11 +33,15 @@ func Read(name string, r io.Reader) (*Evaluation, error) {
 	case "seg-check/1":
 		var doc struct {
 			At           string        `json:"at"`
+			Narrowed     []string      `json:"narrowed"`
 			Requirements []Requirement `json:"requirements"`
 			Diagnostics  []Diagnostic  `json:"diagnostics"`
 		}
 		if err := dec.Decode(&doc); err != nil {
 			return nil, fmt.Errorf("%s: bad seg-check/1 document: %v", name, err)
+		}
+		if err := whole(name, doc.Narrowed); err != nil {
+			return nil, err
 		}
 		e := &Evaluation{Label: name, At: doc.At, Requirements: doc.Requirements, Diagnostics: doc.Diagnostics, HasDiagnostics: true}
 		if err := e.valid(name); err != nil {
@@ -46,8 +50,9 @@ func Read(name string, r io.Reader) (*Evaluation, error) {
 		return e, nil
 	case "seg-graph/1":
 		var doc struct {
-			At    string `json:"at"`
-			Nodes []struct {
+			At       string   `json:"at"`
+			Narrowed []string `json:"narrowed"`
+			Nodes    []struct {
 				Node
 				Verdict  string `json:"verdict"`
 				Status   string `json:"status"`
@@ -57,6 +62,9 @@ func Read(name string, r io.Reader) (*Evaluation, error) {
 		}
 		if err := dec.Decode(&doc); err != nil {
 			return nil, fmt.Errorf("%s: bad seg-graph/1 document: %v", name, err)
+		}
+		if err := whole(name, doc.Narrowed); err != nil {
+			return nil, err
 		}
 		e := &Evaluation{Label: name, At: doc.At, Edges: doc.Edges, HasGraph: true, TextKind: "revision"}
 		for _, n := range doc.Nodes {
@@ -116,4 +124,14 @@ func Merge(check, graph *Evaluation) (*Evaluation, error) {
 	out.Label = check.Label + " + " + graph.Label
 	out.Nodes, out.Edges, out.HasGraph, out.TextKind = graph.Nodes, graph.Edges, true, graph.TextKind
 	return &out, nil
+}
+
+// whole refuses a document that shows part of its tree (seg check --only
+// or --filter, seg graph --filter): a requirement it leaves out would
+// count as removed, never as worse, and the diff gate would pass over it.
+func whole(name string, narrowed []string) error {
+	if len(narrowed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: the evaluation shows part of its tree (narrowed by %s); seg diff compares whole evaluations: write it without --only and --filter", name, strings.Join(narrowed, " and "))
 }

@@ -14,10 +14,12 @@ import (
 )
 
 type jsonGraph struct {
-	Schema string     `json:"schema"`
-	At     string     `json:"at"`
-	Nodes  []jsonNode `json:"nodes"`
-	Edges  []jsonEdge `json:"edges"`
+	Schema string `json:"schema"`
+	At     string `json:"at"`
+	// Narrowed is "filter" when --filter selected the nodes drawn.
+	Narrowed []string   `json:"narrowed,omitempty"`
+	Nodes    []jsonNode `json:"nodes"`
+	Edges    []jsonEdge `json:"edges"`
 	// OpenLinks are the sphinx-needs link entries that make no edge and
 	// are no error: dynamic functions and allowed dead links.
 	OpenLinks []jsonOpenLink `json:"open_links,omitempty"`
@@ -102,7 +104,7 @@ func sortedEdges(c *check.Check) []jsonEdge {
 // WriteGraphJSON writes the seg-graph/1 document.
 func WriteGraphJSON(w io.Writer, c *check.Check) error {
 	wh := whereOf(c)
-	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Nodes: []jsonNode{}, Edges: sortedEdges(c)}
+	doc := jsonGraph{Schema: "seg-graph/1", At: Date(c.At), Narrowed: narrowedBy(c), Nodes: []jsonNode{}, Edges: sortedEdges(c)}
 	for n := range c.Graph.Nodes() {
 		if !c.Shows(n) {
 			continue

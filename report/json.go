@@ -16,8 +16,11 @@ import (
 // structs, so the bytes are deterministic.
 
 type jsonCheck struct {
-	Schema       string            `json:"schema"`
-	At           string            `json:"at"`
+	Schema string `json:"schema"`
+	At     string `json:"at"`
+	// Narrowed says the document shows part of the tree's requirements
+	// ("changed-files", "filter"): seg diff refuses to compare it.
+	Narrowed     []string          `json:"narrowed,omitempty"`
 	Summary      jsonSummary       `json:"summary"`
 	Requirements []jsonRequirement `json:"requirements"`
 	Diagnostics  []jsonDiagnostic  `json:"diagnostics"`
@@ -111,6 +114,7 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 	doc := jsonCheck{
 		Schema:       "seg-check/1",
 		At:           Date(c.At),
+		Narrowed:     narrowedBy(c),
 		Summary:      jsonSummary(n),
 		Requirements: []jsonRequirement{},
 		Diagnostics:  []jsonDiagnostic{},
@@ -302,4 +306,16 @@ func emptyJSON(v reflect.Value) bool {
 		return v.IsZero()
 	}
 	return false
+}
+
+// narrowedBy names what narrowed check c, if anything.
+func narrowedBy(c *check.Check) []string {
+	var by []string
+	if c.NarrowedToFiles() {
+		by = append(by, "changed-files")
+	}
+	if c.FilterText() != "" {
+		by = append(by, "filter")
+	}
+	return by
 }
