@@ -37,6 +37,11 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 }
 
 func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
+	if m != nil {
+		if g, diags, ok := m.patch(fset, files, extra, cfg, lock); ok {
+			return g, diags
+		}
+	}
 	var src []*parser.Node
 	for _, f := range files {
 		for i := range f.Nodes {
@@ -62,11 +67,18 @@ func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 			}
 		}
 	}
-	return build(fset, src, needs, parents, lock, m)
+	g, diags := build(fset, src, needs, parents, lock, m)
+	if m != nil {
+		m.last.files, m.last.extra, m.last.needs = files, extra, needs
+	}
+	return g, diags
 }
 
 func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
-	b := &builder{needs: needs, files: fset}
+	b := &builder{needs: needs, files: fset, owner: -1}
+	if m != nil {
+		b.dup = map[string]bool{}
+	}
 	keys := b.keep(src, m)
 	byID, sameIndex := m.lookup(keys)
 	g := &Graph{byID: byID, needs: needs, files: fset}
@@ -80,17 +92,31 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 		}
 	}
 	var last *Memo
-	if sameIndex {
+	if sameIndex && m.tpn != nil {
 		last = m // its targets were looked up in the same index
 	}
 	first, targets := b.setUp(pn, shadowOf, parents, last)
-	if m != nil {
-		m.pn, m.first, m.targets = pn, first, targets
-	}
+	nDups := len(b.diags)
 	b.makeEdges(pn, first, targets)
+	nLinks := len(b.diags)
+	b.owner = -1
 	b.attachPins(lock)
+	nPins := len(b.diags)
 	b.cycles()
+	nCycles := len(b.diags)
 	b.warnings()
+	if m != nil {
+		m.pn, m.tpn, m.first, m.targets = pn, slices.Clone(pn), first, targets
+		m.prev, m.suggest = nil, b.suggest
+		owned := b.owned()
+		m.last = &lastBuild{g: g, dup: b.dup,
+			dups:   slices.Clone(b.diags[:nDups]),
+			links:  owned[nDups:nLinks],
+			pins:   slices.Clone(b.diags[nLinks:nPins]),
+			cycles: slices.Clone(b.diags[nPins:nCycles]),
+			warns:  owned[nCycles:],
+		}
+	}
 	return g, b.diags
 }
 
@@ -141,6 +167,9 @@ func (b *builder) keep(src []*parser.Node, m *Memo) []nodeKey {
 			k.id = shadowID(fset, k.n, k.id+" (again)")
 			shadows = append(shadows, k)
 		}
+		if b.dup != nil {
+			b.dup[k.n.ID] = true
+		}
 		b.duplicate(k, unique[len(unique)-1].n)
 	}
 	keys = unique
@@ -178,7 +207,7 @@ func (b *builder) duplicate(k nodeKey, first *parser.Node) {
 // node (parses are never changed once made) has its link entries' targets
 // copied from it, not looked up again.
 func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, parents map[*parser.Node]string, last *Memo) (first, targets []int32) {
-	g, needs := b.g, b.needs
+	g := b.g
 	g.nodes = make([]*Node, len(pn))
 	// One array holds the nodes of a full build; a build after an edit
 	// allocates only the nodes it changes (Memo).
@@ -202,15 +231,8 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 		for i := lo; i < hi; i++ {
 			n := pn[i]
 			g.nodes[i] = &backing[i]
-			initNode(g.nodes[i], i, n)
-			if id, ok := shadowOf[n]; ok {
-				g.nodes[i].id, g.nodes[i].shadow, g.nodes[i].broken = id, true, true
-			}
-			if needs != nil {
-				g.nodes[i].need = needs.Type(n.Directive) != nil
-				g.nodes[i].parent = parents[n]
-			}
-			if last != nil && i < len(last.pn) && last.pn[i] == n &&
+			b.fill(g.nodes[i], i, n, shadowOf[n], parents[n])
+			if last != nil && i < len(last.tpn) && last.tpn[i] == n &&
 				last.first[i+1]-last.first[i] == first[i+1]-first[i] {
 				copy(targets[first[i]:first[i+1]], last.targets[last.first[i]:last.first[i+1]])
 				copied++
@@ -272,6 +294,7 @@ func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 		for _, pb := range parts {
 			g.open = append(g.open, pb.g.open...)
 			b.diags = append(b.diags, pb.diags...)
+			b.owners = append(b.owners, pb.owners...)
 		}
 	} else {
 		run(b, 0, len(pn))
@@ -378,9 +401,42 @@ type builder struct {
 	needs   *needs.Project
 	extras  []edgeExtra // see extra
 	edges   []Edge      // the edges links makes, before setOut hands them out
+	// owner is the node the findings made now are about (-1: none, or
+	// several), owners that of each finding in diags; dup, when not nil,
+	// collects the IDs more than one node has (for a Memo).
+	owner  int32
+	owners []int32
+	dup    map[string]bool
 }
 
-func (b *builder) diag(d diag.Diagnostic) { b.diags = append(b.diags, d) }
+func (b *builder) diag(d diag.Diagnostic) {
+	b.diags = append(b.diags, d)
+	b.owners = append(b.owners, b.owner)
+}
+
+// owned pairs every finding with its owner.
+func (b *builder) owned() []ownedDiag {
+	out := make([]ownedDiag, len(b.diags))
+	for i, d := range b.diags {
+		out[i] = ownedDiag{b.owners[i], d}
+	}
+	return out
+}
+
+func (b *builder) resetDiags() { b.diags, b.owners = nil, nil }
+
+// fill makes nn, node i of the graph, from its parse n: a shadow outcome
+// gets the name shadow, a need its parent's ID.
+func (b *builder) fill(nn *Node, i int, n *parser.Node, shadow, parent string) {
+	initNode(nn, i, n)
+	if shadow != "" {
+		nn.id, nn.shadow, nn.broken = shadow, true, true
+	}
+	if b.needs != nil {
+		nn.need = b.needs.Type(n.Directive) != nil
+		nn.parent = parent
+	}
+}
 
 // repeated reports whether options[i] repeats an earlier option's name. A
 // node has a handful of options, so a scan beats a map.
@@ -479,6 +535,7 @@ func listedBefore(links []parser.Link, j int) bool {
 // node every link entry of n names (in option order, -1 when none).
 func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 	g := b.g
+	b.owner = from
 	isNeed := b.needs.Type(n.Directive) != nil
 	for i := range n.Options {
 		o := &n.Options[i]
@@ -563,6 +620,7 @@ func (b *builder) warnings() {
 // nodeWarnings adds the warnings about n.
 func (b *builder) nodeWarnings(n *Node) {
 	g := b.g
+	b.owner = int32(n.index)
 	switch n.kind {
 	case parser.Outcome:
 		// Outcomes made from results files are warned about once per
