@@ -27,6 +27,16 @@ func Distance(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
+	// An optimal alignment matches a common prefix and a common suffix
+	// byte for byte, so only what lies between is measured: IDs share
+	// long prefixes ("SEG-TS-AUDIT-00"), and a tree's "did you mean"
+	// measures a mistyped ID against tens of thousands of them.
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
 	// Three rows: the one two back is what a swap reads.
 	var buf [3 * 33]int
 	var rows []int

@@ -2,6 +2,7 @@ package diag
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -45,6 +46,32 @@ func TestDistanceAgreesWithTheDefinition(t *testing.T) {
 					t.Errorf("Distance(%q, %q, %d) = %d, want %d (true distance %d)", a, b, limit, got, min(want, limit+1), want)
 				}
 			}
+		}
+	}
+}
+
+// Random words over three letters are full of common prefixes and
+// suffixes, swaps next to them, and repeated letters: what measuring only
+// between the common affixes must get right.
+func TestDistanceOfRandomWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	word := func() string {
+		b := make([]byte, r.IntN(9))
+		for i := range b {
+			b[i] = "abc"[r.IntN(3)]
+		}
+		return string(b)
+	}
+	for range 200000 {
+		a, b := word(), word()
+		if r.IntN(2) == 0 {
+			p := word()
+			a, b = p+a+"x", p+b+"x"
+		}
+		want := naive(a, b)
+		limit := r.IntN(5)
+		if got := Distance(a, b, limit); want <= limit && got != want || want > limit && got != limit+1 {
+			t.Fatalf("Distance(%q, %q, %d) = %d, want %d", a, b, limit, got, min(want, limit+1))
 		}
 	}
 }
