@@ -237,17 +237,29 @@ func (r *Result) statuses(g *graph.Graph) {
 	var work []*graph.Node
 	for i := range r.Verdicts {
 		v := &r.Verdicts[i]
-		switch {
-		case v.Satisfied:
-			v.Status = Satisfied
-		case v.Leaf && hasReason(v.Reasons, ReasonOutcomeFailed):
-			v.Status = Failing
+		if v.Status = v.ownStatus(); v.Status == Failing {
 			n, _ := g.Lookup(v.ID)
 			work = append(work, n)
-		default:
-			v.Status = Unproven
 		}
 	}
+	r.failUp(g, work)
+}
+
+// ownStatus is the status v has before anything below it counts:
+// satisfied, failing for a leaf with a counted failure, else unproven.
+func (v *Verdict) ownStatus() Status {
+	switch {
+	case v.Satisfied:
+		return Satisfied
+	case v.Leaf && hasReason(v.Reasons, ReasonOutcomeFailed):
+		return Failing
+	}
+	return Unproven
+}
+
+// failUp makes failing every unproven requirement that the failing
+// requirements work refine, transitively.
+func (r *Result) failUp(g *graph.Graph, work []*graph.Node) {
 	for len(work) > 0 {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]
