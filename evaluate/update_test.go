@@ -528,3 +528,41 @@ func mapSlice[T any](s []T, f func(T) T) []T {
 	}
 	return out
 }
+
+// A refines edge that closes a cycle of satisfied requirements, and the
+// edit that opens it again: a member of the cycle decided first reads
+// the other as EvaluateWith does, unsatisfied, not as it was.
+func TestUpdateCycle(t *testing.T) {
+	defer func(l float64) { updateLimit = l }(updateLimit)
+	updateLimit = 1
+	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	tr := &segtest.Tree{}
+	tr.Req("R0", "")
+	tr.Req("R1", "R0")
+	tr.Req("R2", "R1")
+	tr.Test("T2", "R2")
+	tr.Impl("I2", "R2")
+	tr.Outcome("O2", "T2", "I2", "passed")
+	open := buildPinned(tr, tr.Nodes, nil)
+	nodes := cloneNodes(tr.Nodes)
+	refines := segtest.Links("refines", "R2")
+	refines.Pos, refines.Links[0].Span = tr.At(3, 4), spanAt(tr.At(3, 20))
+	nodes[0].Options = append(nodes[0].Options, refines)
+	closed := buildPinned(tr, nodes, nil)
+	o := Options{At: at}
+	for _, c := range []struct {
+		name     string
+		from, to *graph.Graph
+	}{{"closing", open, closed}, {"opening", closed, open}} {
+		prev := EvaluateWith(c.from, o)
+		got := Update(c.to, o, prev, c.from, changedNodes(c.from, c.to))
+		b := rebinder{g: c.to, earlier: []*graph.Graph{c.from}, changed: [][]int{changedNodes(c.from, c.to)}}
+		if want := EvaluateWith(c.to, o); !reflect.DeepEqual(b.result(got), want) {
+			t.Errorf("%s the cycle: Update differs from EvaluateWith (-update +full):\n%s", c.name,
+				cmp.Diff(b.result(got), want, cmp.Exporter(func(reflect.Type) bool { return true })))
+		}
+	}
+	if v := EvaluateWith(open, o).Verdicts[0]; !v.Satisfied {
+		t.Fatalf("R0 should be satisfied before the cycle: %+v", v.Reasons)
+	}
+}
