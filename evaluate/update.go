@@ -62,16 +62,16 @@ func Update(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, cha
 	// all.
 	parallel(len(tests), func(lo, hi int) {
 		for _, i := range tests[lo:hi] {
-			r.tests[i] = e.outcomes(g.Node(i))
+			r.tests[r.byNode[i]] = e.outcomes(g.Node(i))
 		}
 	})
-	r.testFacts = make([]*testFacts, g.Len())
+	r.testFacts = make([]*testFacts, len(r.tests))
 	var verifying []*graph.Node
 	for _, n := range reqs {
 		if g.IsLeaf(n) {
 			for ed := range g.In(n, graph.Verifies) {
-				if t := g.From(ed); r.testFacts[t.Index()] == nil {
-					r.testFacts[t.Index()] = &testFacts{} // listed once
+				if t := g.From(ed); r.facts(t) == nil {
+					r.testFacts[r.byNode[t.Index()]] = &testFacts{} // listed once
 					verifying = append(verifying, t)
 				}
 			}
@@ -79,7 +79,7 @@ func Update(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, cha
 	}
 	parallel(len(verifying), func(lo, hi int) {
 		for _, t := range verifying[lo:hi] {
-			r.testFacts[t.Index()] = facts(g, t, r.tests[t.Index()])
+			r.testFacts[r.byNode[t.Index()]] = facts(g, t, r.TestOutcomes(t))
 		}
 	})
 	// Every requirement decided again starts as EvaluateWith starts it,
