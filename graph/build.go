@@ -37,6 +37,11 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 }
 
 func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
+	if m != nil {
+		if g, diags, ok := m.patch(fset, files, extra, cfg, lock); ok {
+			return g, diags
+		}
+	}
 	var src []*parser.Node
 	for _, f := range files {
 		for i := range f.Nodes {
@@ -62,11 +67,18 @@ func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 			}
 		}
 	}
-	return build(fset, src, needs, parents, lock, m)
+	g, diags := build(fset, src, needs, parents, lock, m)
+	if m != nil {
+		m.last.files, m.last.extra, m.last.needs = files, extra, needs
+	}
+	return g, diags
 }
 
 func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, parents map[*parser.Node]string, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
-	b := &builder{needs: needs, files: fset}
+	b := &builder{needs: needs, files: fset, owner: -1}
+	if m != nil {
+		b.dup = map[string]bool{}
+	}
 	keys := b.keep(src, m)
 	byID, sameIndex := m.lookup(keys)
 	g := &Graph{byID: byID, needs: needs, files: fset}
@@ -80,17 +92,31 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 		}
 	}
 	var last *Memo
-	if sameIndex {
+	if sameIndex && m.tpn != nil {
 		last = m // its targets were looked up in the same index
 	}
 	first, targets := b.setUp(pn, shadowOf, parents, last)
-	if m != nil {
-		m.pn, m.first, m.targets = pn, first, targets
-	}
+	nDups := len(b.diags)
 	b.makeEdges(pn, first, targets)
+	nLinks := len(b.diags)
+	b.owner = -1
 	b.attachPins(lock)
+	nPins := len(b.diags)
 	b.cycles()
+	nCycles := len(b.diags)
 	b.warnings()
+	if m != nil {
+		m.pn, m.tpn, m.first, m.targets = pn, slices.Clone(pn), first, targets
+		m.prev, m.suggest = nil, b.suggest
+		owned := b.owned()
+		m.last = &lastBuild{g: g, dup: b.dup,
+			dups:   slices.Clone(b.diags[:nDups]),
+			links:  owned[nDups:nLinks],
+			pins:   slices.Clone(b.diags[nLinks:nPins]),
+			cycles: slices.Clone(b.diags[nPins:nCycles]),
+			warns:  owned[nCycles:],
+		}
+	}
 	return g, b.diags
 }
 
@@ -141,6 +167,9 @@ func (b *builder) keep(src []*parser.Node, m *Memo) []nodeKey {
 			k.id = shadowID(fset, k.n, k.id+" (again)")
 			shadows = append(shadows, k)
 		}
+		if b.dup != nil {
+			b.dup[k.n.ID] = true
+		}
 		b.duplicate(k, unique[len(unique)-1].n)
 	}
 	keys = unique
@@ -178,8 +207,11 @@ func (b *builder) duplicate(k nodeKey, first *parser.Node) {
 // node (parses are never changed once made) has its link entries' targets
 // copied from it, not looked up again.
 func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, parents map[*parser.Node]string, last *Memo) (first, targets []int32) {
-	g, needs := b.g, b.needs
-	g.nodes = make([]Node, len(pn))
+	g := b.g
+	g.nodes = make([]*Node, len(pn))
+	// One array holds the nodes of a full build; a build after an edit
+	// allocates only the nodes it changes (Memo).
+	backing := make([]Node, len(pn))
 	first = make([]int32, len(pn)+1)
 	for i, n := range pn {
 		k := first[i]
@@ -198,15 +230,9 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 		}()
 		for i := lo; i < hi; i++ {
 			n := pn[i]
-			initNode(&g.nodes[i], i, n)
-			if id, ok := shadowOf[n]; ok {
-				g.nodes[i].id, g.nodes[i].shadow, g.nodes[i].broken = id, true, true
-			}
-			if needs != nil {
-				g.nodes[i].need = needs.Type(n.Directive) != nil
-				g.nodes[i].parent = parents[n]
-			}
-			if last != nil && i < len(last.pn) && last.pn[i] == n &&
+			g.nodes[i] = &backing[i]
+			b.fill(g.nodes[i], i, n, shadowOf[n], parents[n])
+			if last != nil && i < len(last.tpn) && last.tpn[i] == n &&
 				last.first[i+1]-last.first[i] == first[i+1]-first[i] {
 				copy(targets[first[i]:first[i+1]], last.targets[last.first[i]:last.first[i+1]])
 				copied++
@@ -229,61 +255,71 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 }
 
 // makeEdges makes the edges of every node's links, in node order on one
-// core (the diagnostics come out in order), then sorts them by source,
-// type, target and position and indexes them.
+// core (the diagnostics come out in order); each node's own edges are
+// sorted by type, target and position, and then indexed.
 //
 // On a large tree the links are resolved on every core first, each core
 // taking a contiguous run of nodes with a builder of its own (its edges,
 // open links, diagnostics and "did you mean" index) over a shallow copy
-// of the graph: it writes only its own nodes' broken flag and reads of
-// the others only what setUp made. The runs are then joined in node
-// order, which gives what one core gives.
+// of the graph: it writes only its own nodes and reads of the others
+// only what setUp made. The runs are then joined in node order, which
+// gives what one core gives.
 func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 	g := b.g
+	run := func(pb *builder, lo, hi int) {
+		// Every link entry makes at most one edge: the array never grows.
+		pb.edges = make([]Edge, 0, first[hi]-first[lo])
+		for i := lo; i < hi; i++ {
+			start := len(pb.edges)
+			pb.links(int32(i), pn[i], targets[first[i]:first[i+1]])
+			pb.setOut(g.nodes[i], start)
+		}
+	}
 	if workers := min(runtime.GOMAXPROCS(0), len(pn)/parallelChunk+1); workers > 1 {
 		parts := make([]*builder, workers)
 		var wg sync.WaitGroup
 		for w := range workers {
 			lo, hi := len(pn)*w/workers, len(pn)*(w+1)/workers
 			part := *g
-			part.edges = make([]Edge, 0, first[hi]-first[lo])
 			part.open = nil
 			pb := &builder{g: &part, files: b.files, needs: b.needs}
 			parts[w] = pb
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := lo; i < hi; i++ {
-					pb.links(int32(i), pn[i], targets[first[i]:first[i+1]])
-				}
+				run(pb, lo, hi)
 			}()
 		}
 		wg.Wait()
-		g.edges = make([]Edge, 0, len(targets))
 		for _, pb := range parts {
-			g.edges = append(g.edges, pb.g.edges...)
 			g.open = append(g.open, pb.g.open...)
 			b.diags = append(b.diags, pb.diags...)
+			b.owners = append(b.owners, pb.owners...)
 		}
 	} else {
-		g.edges = make([]Edge, 0, len(targets))
-		for i, n := range pn {
-			b.links(int32(i), n, targets[first[i]:first[i+1]])
-		}
+		run(b, 0, len(pn))
 	}
-	slices.SortFunc(g.edges, func(x, y Edge) int {
-		if x.from != y.from {
-			return cmp.Compare(x.from, y.from)
-		}
-		if x.typ != y.typ {
-			return cmp.Compare(x.typ, y.typ)
-		}
-		if x.to != y.to {
-			return cmp.Compare(x.to, y.to)
-		}
-		return b.files.Compare(x.pos, y.pos)
-	})
 	g.adjacency()
+}
+
+// setOut makes the edges made since start n's own, sorted.
+func (b *builder) setOut(n *Node, start int) {
+	out := b.edges[start:len(b.edges):len(b.edges)]
+	if len(out) > 1 {
+		slices.SortFunc(out, func(x, y Edge) int {
+			if x.typ != y.typ {
+				return cmp.Compare(x.typ, y.typ)
+			}
+			if x.to != y.to {
+				return cmp.Compare(x.to, y.to)
+			}
+			return b.files.Compare(x.pos, y.pos)
+		})
+	}
+	if len(out) == 0 {
+		out = nil
+	}
+	n.out = out
 }
 
 // shadowID names an outcome the graph keeps although links cannot reach
@@ -328,30 +364,33 @@ var parallelChunk = 4096
 // parallelChunk.
 func parallel(n int, f func(lo, hi int)) { chunks.Run(n, parallelChunk, f) }
 
-// adjacency fills every node's in and out lists as windows on two shared
-// arrays (one allocation each instead of two per node), in edge order.
+// adjacency fills every node's in list, in edge order, as windows on one
+// shared array (one allocation instead of one per node).
 func (g *Graph) adjacency() {
 	inN := make([]int32, len(g.nodes)+1)
-	outN := make([]int32, len(g.nodes)+1)
-	for i := range g.edges {
-		inN[g.edges[i].to+1]++
-		outN[g.edges[i].from+1]++
+	total := 0
+	for _, n := range g.nodes {
+		for k := range n.out {
+			inN[n.out[k].to+1]++
+		}
+		total += len(n.out)
 	}
 	for i := 1; i < len(inN); i++ {
 		inN[i] += inN[i-1]
-		outN[i] += outN[i-1]
 	}
-	in := make([]int32, len(g.edges))
-	out := make([]int32, len(g.edges))
-	for i := range g.nodes {
-		g.nodes[i].in = in[inN[i]:inN[i]:inN[i+1]]
-		g.nodes[i].out = out[outN[i]:outN[i]:outN[i+1]]
+	in := make([]*Edge, total)
+	for i, n := range g.nodes {
+		if inN[i] < inN[i+1] {
+			n.in = in[inN[i]:inN[i]:inN[i+1]]
+		}
 	}
-	for i := range g.edges {
-		e := &g.edges[i]
-		g.nodes[e.from].out = append(g.nodes[e.from].out, int32(i))
-		g.nodes[e.to].in = append(g.nodes[e.to].in, int32(i))
+	for _, n := range g.nodes {
+		for k := range n.out {
+			t := g.nodes[n.out[k].to]
+			t.in = append(t.in, &n.out[k])
+		}
 	}
+	g.numEdges = total
 }
 
 type builder struct {
@@ -361,9 +400,43 @@ type builder struct {
 	suggest *suggester
 	needs   *needs.Project
 	extras  []edgeExtra // see extra
+	edges   []Edge      // the edges links makes, before setOut hands them out
+	// owner is the node the findings made now are about (-1: none, or
+	// several), owners that of each finding in diags; dup, when not nil,
+	// collects the IDs more than one node has (for a Memo).
+	owner  int32
+	owners []int32
+	dup    map[string]bool
 }
 
-func (b *builder) diag(d diag.Diagnostic) { b.diags = append(b.diags, d) }
+func (b *builder) diag(d diag.Diagnostic) {
+	b.diags = append(b.diags, d)
+	b.owners = append(b.owners, b.owner)
+}
+
+// owned pairs every finding with its owner.
+func (b *builder) owned() []ownedDiag {
+	out := make([]ownedDiag, len(b.diags))
+	for i, d := range b.diags {
+		out[i] = ownedDiag{b.owners[i], d}
+	}
+	return out
+}
+
+func (b *builder) resetDiags() { b.diags, b.owners = nil, nil }
+
+// fill makes nn, node i of the graph, from its parse n: a shadow outcome
+// gets the name shadow, a need its parent's ID.
+func (b *builder) fill(nn *Node, i int, n *parser.Node, shadow, parent string) {
+	initNode(nn, i, n)
+	if shadow != "" {
+		nn.id, nn.shadow, nn.broken = shadow, true, true
+	}
+	if b.needs != nil {
+		nn.need = b.needs.Type(n.Directive) != nil
+		nn.parent = parent
+	}
+}
 
 // repeated reports whether options[i] repeats an earlier option's name. A
 // node has a handful of options, so a scan beats a map.
@@ -462,6 +535,7 @@ func listedBefore(links []parser.Link, j int) bool {
 // node every link entry of n names (in option order, -1 when none).
 func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 	g := b.g
+	b.owner = from
 	isNeed := b.needs.Type(n.Directive) != nil
 	for i := range n.Options {
 		o := &n.Options[i]
@@ -502,7 +576,7 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 				g.nodes[from].broken = true
 				continue
 			}
-			target := &g.nodes[to]
+			target := g.nodes[to]
 			if target.kind != spec.target && (spec.also == 0 || target.kind != spec.also) {
 				want := diag.Article(spec.target.String())
 				if spec.also != 0 {
@@ -523,7 +597,7 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 			if parser.StatefulLinks[o.Name] {
 				state = l.State
 			}
-			g.edges = append(g.edges, newEdge(spec.typ, from, to, state, l.Span))
+			b.edges = append(b.edges, newEdge(spec.typ, from, to, state, l.Span))
 		}
 	}
 }
@@ -538,32 +612,37 @@ func (b *builder) suggestion(id string, want parser.Kind) string {
 // warnings adds the diagnostics that need the resolved graph but not the
 // evaluation date.
 func (b *builder) warnings() {
+	for _, n := range b.g.nodes {
+		b.nodeWarnings(n)
+	}
+}
+
+// nodeWarnings adds the warnings about n.
+func (b *builder) nodeWarnings(n *Node) {
 	g := b.g
-	for i := range g.nodes {
-		n := &g.nodes[i]
-		switch n.kind {
-		case parser.Outcome:
-			// Outcomes made from results files are warned about once per
-			// run, where the witnesses were (not) given (results package).
-			if !n.fromResults && g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
-				b.diag(diag.Diagnostic{
-					Code:    CodeUnwitnessedOutcome,
-					Message: fmt.Sprintf("outcome %q confirms a test but witnesses no implementation", n.id),
-					Detail:  "An outcome counts as evidence only when it also names the implementation it ran against (:witnesses:). This one is excluded from every verdict.",
-					Span:    source.At(n.pos),
-				})
-			}
-		case parser.Waiver:
-			b.waiverWarnings(n)
-		case parser.Test:
-			if !g.HasOut(n, Verifies) {
-				b.diag(diag.Diagnostic{
-					Code:    CodeOrphanTest,
-					Message: fmt.Sprintf("test specification %q verifies no requirement", n.id),
-					Detail:  "A test specification without a :verifies: edge to a requirement is evidence for nothing.",
-					Span:    source.At(n.pos),
-				})
-			}
+	b.owner = int32(n.index)
+	switch n.kind {
+	case parser.Outcome:
+		// Outcomes made from results files are warned about once per
+		// run, where the witnesses were (not) given (results package).
+		if !n.fromResults && g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
+			b.diag(diag.Diagnostic{
+				Code:    CodeUnwitnessedOutcome,
+				Message: fmt.Sprintf("outcome %q confirms a test but witnesses no implementation", n.id),
+				Detail:  "An outcome counts as evidence only when it also names the implementation it ran against (:witnesses:). This one is excluded from every verdict.",
+				Span:    source.At(n.pos),
+			})
+		}
+	case parser.Waiver:
+		b.waiverWarnings(n)
+	case parser.Test:
+		if !g.HasOut(n, Verifies) {
+			b.diag(diag.Diagnostic{
+				Code:    CodeOrphanTest,
+				Message: fmt.Sprintf("test specification %q verifies no requirement", n.id),
+				Detail:  "A test specification without a :verifies: edge to a requirement is evidence for nothing.",
+				Span:    source.At(n.pos),
+			})
 		}
 	}
 }

@@ -91,7 +91,7 @@ func (t *tarjan) descend() bool {
 	v := f.v
 	in := t.g.nodes[v].in
 	for f.next < len(in) {
-		e := &t.g.edges[in[f.next]]
+		e := in[f.next]
 		f.next++
 		if e.typ != Refines {
 			continue
@@ -136,8 +136,7 @@ func (t *tarjan) finish() []int32 {
 }
 
 func (b *builder) selfLoop(v int32) bool {
-	for _, ei := range b.g.nodes[v].in {
-		e := &b.g.edges[ei]
+	for _, e := range b.g.nodes[v].in {
 		if e.typ == Refines && e.from == v {
 			return true
 		}
@@ -159,8 +158,8 @@ func (b *builder) reportCycle(comp []int32) {
 	var at source.Span
 	for i, w := range comp {
 		ids[i] = g.nodes[w].id
-		for _, ei := range g.nodes[w].out {
-			e := &g.edges[ei]
+		for k := range g.nodes[w].out {
+			e := &g.nodes[w].out[k]
 			if e.typ != Refines || !member[e.to] {
 				continue
 			}
@@ -196,7 +195,7 @@ func quoteAll(s []string) []string {
 func (g *Graph) RefinementOrder() iter.Seq[*Node] {
 	return func(yield func(*Node) bool) {
 		for _, i := range g.order {
-			if !yield(&g.nodes[i]) {
+			if !yield(g.nodes[i]) {
 				return
 			}
 		}

@@ -172,7 +172,13 @@ type Node struct {
 	fromResults bool
 	caseNames   []string
 
-	in, out []int32 // indices into Graph.edges
+	// out are the node's own edges, sorted by (type, target, position);
+	// in points at the edges into it, in (source, type, target, position)
+	// order. A node owns its edges: a graph built again after an edit
+	// shares every node it did not have to change, edges and all, with
+	// the graph before (Memo).
+	out []Edge
+	in  []*Edge
 }
 
 // Attr is an extra option kept as a plain attribute (config extra_options).
@@ -329,9 +335,9 @@ func (e *Edge) Span() source.Span {
 
 // Graph is the immutable traceability graph.
 type Graph struct {
-	nodes []Node // sorted by ID
-	edges []Edge // sorted by (from, type, to, position)
-	byID  map[string]int32
+	nodes    []*Node // sorted by ID
+	numEdges int
+	byID     map[string]int32
 
 	// Derived once by Build for the evaluator.
 	order  []int32 // requirements, refining children before their parents
@@ -412,7 +418,7 @@ func (g *Graph) OpenLinks() iter.Seq[*OpenLink] {
 }
 
 // OpenFrom is the node an open link leaves.
-func (g *Graph) OpenFrom(o *OpenLink) *Node { return &g.nodes[o.from] }
+func (g *Graph) OpenFrom(o *OpenLink) *Node { return g.nodes[o.from] }
 
 // Needs is the sphinx-needs project the graph was built with, nil when
 // none. It is shared, not copied: callers must not change it.
@@ -422,10 +428,10 @@ func (g *Graph) Needs() *needs.Project { return g.needs }
 func (g *Graph) Len() int { return len(g.nodes) }
 
 // NumEdges is the number of edges.
-func (g *Graph) NumEdges() int { return len(g.edges) }
+func (g *Graph) NumEdges() int { return g.numEdges }
 
 // Node returns the node at index i (0 <= i < Len()), in ID order.
-func (g *Graph) Node(i int) *Node { return &g.nodes[i] }
+func (g *Graph) Node(i int) *Node { return g.nodes[i] }
 
 // Lookup finds a node by ID.
 func (g *Graph) Lookup(id string) (*Node, bool) {
@@ -433,14 +439,14 @@ func (g *Graph) Lookup(id string) (*Node, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &g.nodes[i], true
+	return g.nodes[i], true
 }
 
 // Nodes iterates over every node in ID order.
 func (g *Graph) Nodes() iter.Seq[*Node] {
 	return func(yield func(*Node) bool) {
-		for i := range g.nodes {
-			if !yield(&g.nodes[i]) {
+		for _, n := range g.nodes {
+			if !yield(n) {
 				return
 			}
 		}
@@ -450,36 +456,43 @@ func (g *Graph) Nodes() iter.Seq[*Node] {
 // Edges iterates over every edge, sorted by (from, type, to).
 func (g *Graph) Edges() iter.Seq[*Edge] {
 	return func(yield func(*Edge) bool) {
-		for i := range g.edges {
-			if !yield(&g.edges[i]) {
-				return
+		for _, n := range g.nodes {
+			for k := range n.out {
+				if !yield(&n.out[k]) {
+					return
+				}
 			}
 		}
 	}
 }
 
 // From is the node an edge leaves.
-func (g *Graph) From(e *Edge) *Node { return &g.nodes[e.from] }
+func (g *Graph) From(e *Edge) *Node { return g.nodes[e.from] }
 
 // To is the node an edge points at.
-func (g *Graph) To(e *Edge) *Node { return &g.nodes[e.to] }
+func (g *Graph) To(e *Edge) *Node { return g.nodes[e.to] }
 
 // In iterates over the edges of type t that point at n (every type when t is
 // 0), in (from, type) order.
 func (g *Graph) In(n *Node, t EdgeType) iter.Seq[*Edge] {
-	return g.adj(n.in, t)
+	return func(yield func(*Edge) bool) {
+		for _, e := range n.in {
+			if t != 0 && e.typ != t {
+				continue
+			}
+			if !yield(e) {
+				return
+			}
+		}
+	}
 }
 
 // Out iterates over the edges of type t that leave n (every type when t is
 // 0).
 func (g *Graph) Out(n *Node, t EdgeType) iter.Seq[*Edge] {
-	return g.adj(n.out, t)
-}
-
-func (g *Graph) adj(list []int32, t EdgeType) iter.Seq[*Edge] {
 	return func(yield func(*Edge) bool) {
-		for _, ei := range list {
-			e := &g.edges[ei]
+		for k := range n.out {
+			e := &n.out[k]
 			if t != 0 && e.typ != t {
 				continue
 			}

@@ -28,10 +28,18 @@ type Memo struct {
 	// order.
 	byID  map[string]int32
 	index []string
-	// The nodes of the graph made with byID, in order, and their link
-	// entries' targets (setUp).
-	pn             []*parser.Node
+	// pn are the parses of the last graph's nodes, in order (a patch
+	// keeps them up to date).
+	pn []*parser.Node
+	// The nodes of the last full build, in order, and their link entries'
+	// targets (setUp); nil after a patch.
+	tpn            []*parser.Node
 	first, targets []int32
+	// What patch builds on: the last build, the graph before it when it
+	// was a patch, and the "did you mean" index of its IDs.
+	last    *lastBuild
+	prev    *Graph
+	suggest *suggester
 	// reused counts the sorts and indexes replayed and the nodes whose
 	// targets were copied (for the tests).
 	reusedSort, reusedIndex int

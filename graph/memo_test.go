@@ -42,22 +42,23 @@ func TestMemoBuildIsBuild(t *testing.T) {
 		edit  func()
 		sort  bool // the sort is replayed
 		index bool // so is the index, by its names alone
+		patch bool // the last graph is patched (no sort, no index)
 	}{
-		{"none", func() {}, false, false}, // the first build has nothing to replay
-		{"none again", func() {}, true, true},
-		{"a link's target", func() { relink(pick(), "R-17") }, true, true},
-		{"a link to nothing", func() { relink(pick(), "NOWHERE") }, true, true},
-		{"a new ID", func() { nodes[pick()].ID = "NEW-1" }, false, false},
-		{"the same again", func() {}, true, true},
-		{"a taken ID", func() { i := pick(); nodes[i].ID = nodes[pick()].ID }, false, false},
-		{"two IDs swapped", func() { i, j := pick(), pick(); nodes[i].ID, nodes[j].ID = nodes[j].ID, nodes[i].ID }, false, true},
-		{"a node moved", func() { nodes[pick()].Pos = nodes[pick()].Pos }, true, true},
-		{"a node gone", func() { i := pick(); nodes = slices.Delete(slices.Clone(nodes), i, i+1) }, false, false},
+		{"none", func() {}, false, false, false}, // the first build has nothing to replay
+		{"none again", func() {}, false, false, true},
+		{"a link's target", func() { relink(pick(), "R-17") }, false, false, true},
+		{"a link to nothing", func() { relink(pick(), "NOWHERE") }, false, false, true},
+		{"a new ID", func() { nodes[pick()].ID = "NEW-1" }, false, false, false},
+		{"the same again", func() {}, false, false, true},
+		{"a taken ID", func() { i := pick(); nodes[i].ID = nodes[pick()].ID }, false, false, false},
+		{"two IDs swapped", func() { i, j := pick(), pick(); nodes[i].ID, nodes[j].ID = nodes[j].ID, nodes[i].ID }, false, true, false},
+		{"a node moved", func() { nodes[pick()].Pos = nodes[pick()].Pos }, false, false, true},
+		{"a node gone", func() { i := pick(); nodes = slices.Delete(slices.Clone(nodes), i, i+1) }, false, false, false},
 		{"a node added", func() {
 			n := nodes[pick()] // a copy: its ID is taken, a little further on
 			n.Pos = n.Pos.Add(1)
 			nodes = append(slices.Clone(nodes), n)
-		}, false, true},
+		}, false, true, false},
 		{"two of one ID swap places", func() {
 			first := map[string]int{}
 			for i := range nodes {
@@ -68,11 +69,11 @@ func TestMemoBuildIsBuild(t *testing.T) {
 				first[nodes[i].ID] = i
 			}
 			t.Fatal("no ID twice")
-		}, false, true},
+		}, false, true, false},
 		{"nodes in another order", func() {
 			nodes = slices.Clone(nodes)
 			r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
-		}, false, true},
+		}, false, true, false},
 		{"an outcome without an ID", func() {
 			for i := range nodes {
 				if nodes[i].Kind == parser.Outcome {
@@ -80,10 +81,11 @@ func TestMemoBuildIsBuild(t *testing.T) {
 					return
 				}
 			}
-		}, false, false},
-		{"a last link edit", func() { relink(pick(), "T-3") }, true, true},
-		{"two nodes tie", func() { nodes = append(slices.Clone(nodes), nodes[pick()]) }, false, true},
-		{"the tie stays", func() {}, false, true}, // the sort's own choice counts
+		}, false, false, false},
+		{"a last link edit", func() { relink(pick(), "T-3") }, false, false, true},
+		{"another ID", func() { nodes[pick()].ID = "NEW-2" }, false, false, false},
+		{"two nodes tie", func() { nodes = append(slices.Clone(nodes), nodes[pick()]) }, false, true, false},
+		{"a link edit with a tie", func() { relink(len(nodes)/2+1, "T-4") }, false, false, true},
 	}
 	var m Memo
 	// The nodes are parsed in files of 40; as in the language server, a
@@ -113,6 +115,22 @@ func TestMemoBuildIsBuild(t *testing.T) {
 		wantDiags.Sort(fset)
 		if diff := cmp.Diff(wantDiags, gotDiags, cmp.AllowUnexported(source.Pos{})); diff != "" {
 			t.Fatalf("step %d (%s): diagnostics differ:\n%s", step, e.name, diff)
+		}
+		prev, changed, patched := m.Changed()
+		if patched != e.patch {
+			t.Fatalf("step %d (%s): patched %v, want %v", step, e.name, patched, e.patch)
+		}
+		if patched {
+			// Every node the patch did not name is the graph before's.
+			for i := range got.nodes {
+				if _, named := slices.BinarySearch(changed, i); !named && got.nodes[i] != prev.nodes[i] {
+					t.Fatalf("step %d (%s): node %d (%s) is new but not named changed", step, e.name, i, got.nodes[i].id)
+				}
+			}
+			if m.reusedSort > sorts || m.reusedIndex > indexes {
+				t.Errorf("step %d (%s): a patch sorted or indexed", step, e.name)
+			}
+			continue
 		}
 		if reused := m.reusedSort > sorts; reused != e.sort {
 			t.Errorf("step %d (%s): sort replayed %v, want %v", step, e.name, reused, e.sort)

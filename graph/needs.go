@@ -69,7 +69,7 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *needs.LinkType, ki
 		}
 		e := newEdge(typ, from, to, state, l.Span)
 		e.x = b.extra(edgeExtra{option: o.Name, part: part, condition: l.Condition})
-		g.edges = append(g.edges, e)
+		b.edges = append(b.edges, e)
 	}
 }
 

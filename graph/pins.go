@@ -78,7 +78,7 @@ func (b *builder) attachPin(p pins.Pin) bool {
 		return false
 	}
 	found := false
-	for e := range g.Out(&g.nodes[from], 0) {
+	for e := range g.Out(g.nodes[from], 0) {
 		if e.Option() != p.Link.Link || g.To(e).ID() != p.To {
 			continue
 		}

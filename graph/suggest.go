@@ -85,7 +85,7 @@ func (s *suggester) closest(id string, want parser.Kind) string {
 			continue
 		}
 		for _, i := range s.ofLen(l) {
-			n := &s.g.nodes[i]
+			n := s.g.nodes[i]
 			d := diag.Distance(id, n.id, limit)
 			if d > limit {
 				continue

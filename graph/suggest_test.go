@@ -31,7 +31,7 @@ func referenceClosest(g *Graph, id string, want parser.Kind) string {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return len(g.nodes[a].id) - len(g.nodes[b].id) })
 	for _, i := range order {
-		n := &g.nodes[i]
+		n := g.nodes[i]
 		limit := diag.MaxTypos(max(len(id), len(n.id)))
 		if len(n.id) < len(id)-3 || len(n.id) > len(id)+3 || len(n.id) < len(id)-limit || len(n.id) > len(id)+limit {
 			continue
@@ -72,8 +72,9 @@ func TestSuggesterIsReference(t *testing.T) {
 		}
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
-		g := &Graph{nodes: make([]Node, len(ids))}
+		g := &Graph{nodes: make([]*Node, len(ids))}
 		for i, id := range ids {
+			g.nodes[i] = &Node{}
 			g.nodes[i].id, g.nodes[i].kind = id, parser.Kind(1+r.IntN(3))
 		}
 		s := newSuggester(g)

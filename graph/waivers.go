@@ -88,7 +88,7 @@ func (b *builder) waiverWarnings(n *Node) {
 		return true
 	}
 	for e := range g.Out(n, Excuses) {
-		target := &g.nodes[e.to]
+		target := g.nodes[e.to]
 		if target.kind == parser.Test {
 			namesTest = true
 			for c := range g.In(target, Confirms) {
