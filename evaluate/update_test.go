@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -444,6 +445,84 @@ func describe(g *graph.Graph, n *graph.Node, open map[int][]string) string {
 	return b.String()
 }
 
+// Update after the graph build patched the last graph (graph.Memo), with
+// the nodes the build names as changed, over the edits a writer makes
+// to a tree of several files (segtest.Edit), is the full evaluation of
+// the new graph, and holds only the new graph's nodes and edges: a node
+// the build did not make anew is the last graph's own.
+func TestUpdateAfterPatch(t *testing.T) {
+	defer func(l float64) { updateLimit = l }(updateLimit)
+	updateLimit = 1
+	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	updates, steps := 0, 0
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 23))
+		text := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(6))
+		o := Options{At: at, MaxAgeDays: []int{0, 30}[r.IntN(2)], WaiverWarnDays: 30}
+		base := source.NewFileSet()
+		sfs := map[string]*source.File{}
+		parsed := map[string]*parser.File{}
+		parse := func(p string) {
+			sf := sfs[p]
+			if sf == nil {
+				sf = base.Add(p, 0, source.Docutils)
+			} else {
+				sf = base.Replace(sf, 0)
+			}
+			sfs[p] = sf
+			src := []byte(text[p])
+			sf.SetSource(src, false)
+			parsed[p] = parser.ParseFile(sf, src, nil)
+		}
+		for p := range text {
+			parse(p)
+		}
+		var m graph.Memo
+		var last *graph.Graph
+		var res *Result
+		for step := range 60 {
+			if step > 0 {
+				p := segtest.Edit(r, text)
+				if _, ok := text[p]; !ok {
+					delete(parsed, p)
+				} else if strings.HasSuffix(p, ".rst") {
+					parse(p)
+				}
+			}
+			var files []*parser.File
+			for _, p := range slices.Sorted(maps.Keys(parsed)) {
+				files = append(files, parsed[p])
+			}
+			g, _ := graph.BuildMemo(base.Fork(), files, nil, nil, nil, &m)
+			want := EvaluateWith(g, o)
+			steps++
+			if prev, changed, ok := m.Changed(); ok {
+				if prev != last {
+					t.Fatalf("seed %d step %d: the build patched another graph than the last", seed, step)
+				}
+				updates++
+				res = Update(g, o, res, prev, changed)
+				b := rebinder{g: g}
+				b.result(res)
+				if len(b.bad) > 0 {
+					t.Fatalf("seed %d step %d: the update holds nodes or edges of other graphs: %v", seed, step, b.bad)
+				}
+				if !reflect.DeepEqual(res, want) {
+					t.Fatalf("seed %d step %d: Update differs from EvaluateWith (-update +full):\n%s", seed, step,
+						cmp.Diff(res, want, cmp.Exporter(func(reflect.Type) bool { return true })))
+				}
+			} else {
+				res = want
+			}
+			last = g
+		}
+	}
+	if updates < steps/8 {
+		t.Errorf("only %d of %d builds were patched and updated", updates, steps)
+	}
+	t.Logf("%d of %d builds patched and updated", updates, steps)
+}
+
 // rebinder copies a Result, replacing the nodes and edges of earlier
 // graphs it holds with g's, where Update's contract allows it to hold
 // them: the node (or for an edge, the node it leaves) did not change
@@ -457,11 +536,11 @@ type rebinder struct {
 }
 
 func (b *rebinder) node(n *graph.Node) *graph.Node {
-	if n == nil {
-		return nil
+	if n == nil || b.g.Node(n.Index()) == n {
+		return n
 	}
 	for k, old := range b.earlier {
-		if old != b.g && old.Node(n.Index()) == n {
+		if old.Node(n.Index()) == n {
 			if _, changed := slices.BinarySearch(b.changed[k], n.Index()); changed {
 				b.bad = append(b.bad, "node "+n.ID())
 				return n
@@ -470,14 +549,17 @@ func (b *rebinder) node(n *graph.Node) *graph.Node {
 			return b.g.Node(n.Index())
 		}
 	}
+	b.bad = append(b.bad, "node of no graph "+n.ID())
 	return n
 }
 
 func (b *rebinder) edge(e *graph.Edge) *graph.Edge {
-	for k, old := range b.earlier {
-		if old == b.g {
-			continue
+	for x := range b.g.Out(b.g.From(e), 0) {
+		if x == e {
+			return e
 		}
+	}
+	for k, old := range b.earlier {
 		from := old.From(e)
 		i := 0
 		for x := range old.Out(from, 0) {
@@ -499,6 +581,7 @@ func (b *rebinder) edge(e *graph.Edge) *graph.Edge {
 			panic("unreachable")
 		}
 	}
+	b.bad = append(b.bad, "edge of no graph from "+b.g.From(e).ID())
 	return e
 }
 
