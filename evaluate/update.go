@@ -38,7 +38,10 @@ import (
 // The Result is identical to EvaluateWith(g, o), unexported fields
 // included, except that a verdict or test outcome carried over from prev
 // may point at prevGraph's nodes and edges where they are equal in value
-// to g's. Update evaluates in full when prev is nil, the node counts
+// to g's. Where g shares its unchanged nodes with prevGraph (a build that
+// patched it, graph.Memo.Changed), those are g's own, and the result
+// holds nothing of prevGraph; fed graphs built apart, a chain of updates
+// would keep every earlier graph alive. Update evaluates in full when prev is nil, the node counts
 // differ, o differs from prev's options (other than in the time of day),
 // changed is out of order or out of range, or it lists more than an
 // eighth of the graph (or the edit touches more than half of the
