@@ -84,8 +84,10 @@ type Result struct {
 	// (expired-waiver).
 	Diagnostics diag.List
 
-	byNode []int32             // node index -> position in Verdicts, or -1
-	tests  [][]OutcomeEvidence // by test node index: its outcomes' standing
+	// byNode maps a node's index to the requirement's position in
+	// Verdicts, or the test's in tests; -1 for other nodes.
+	byNode []int32
+	tests  [][]OutcomeEvidence // each test's outcomes' standing
 	// testFacts holds, while Evaluate runs, each test's outcomes as
 	// reasons (rules.go).
 	testFacts []*testFacts
@@ -101,7 +103,7 @@ func (r *Result) LinkState(g *graph.Graph, e *graph.Edge) LinkState {
 
 // Verdict returns the verdict of requirement n.
 func (r *Result) Verdict(n *graph.Node) (Verdict, bool) {
-	if n.Index() >= len(r.byNode) || r.byNode[n.Index()] < 0 {
+	if !n.IsRequirement() || n.Index() >= len(r.byNode) || r.byNode[n.Index()] < 0 {
 		return Verdict{}, false
 	}
 	return r.Verdicts[r.byNode[n.Index()]], true
@@ -110,10 +112,10 @@ func (r *Result) Verdict(n *graph.Node) (Verdict, bool) {
 // TestOutcomes is how every outcome confirming test t stands, in ID order
 // (nil for a node that is no test).
 func (r *Result) TestOutcomes(t *graph.Node) []OutcomeEvidence {
-	if t.Index() >= len(r.tests) {
+	if t.Kind() != testKind || t.Index() >= len(r.byNode) || r.byNode[t.Index()] < 0 {
 		return nil
 	}
-	return r.tests[t.Index()]
+	return r.tests[r.byNode[t.Index()]]
 }
 
 // Day truncates t to its UTC date, the unit evaluation dates are compared in.
@@ -132,7 +134,7 @@ func Evaluate(g *graph.Graph, at time.Time) *Result {
 // plus edges.
 func EvaluateWith(g *graph.Graph, o Options) *Result {
 	e := newEvaluation(g, o)
-	r := &Result{At: e.at, byNode: make([]int32, g.Len()), tests: make([][]OutcomeEvidence, g.Len()), eval: e, opts: e.opts}
+	r := &Result{At: e.at, byNode: make([]int32, g.Len()), eval: e, opts: e.opts}
 	for i := range r.byNode {
 		r.byNode[i] = -1
 	}
@@ -150,6 +152,10 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 	if len(reqs) > 0 {
 		r.Verdicts = make([]Verdict, len(reqs))
 	}
+	r.tests = make([][]OutcomeEvidence, len(tests))
+	for i, t := range tests {
+		r.byNode[t.Index()] = int32(i)
+	}
 	for i, n := range reqs {
 		r.byNode[n.Index()] = int32(i)
 		r.Verdicts[i] = Verdict{ID: n.ID(), Leaf: g.IsLeaf(n)}
@@ -160,11 +166,11 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 	// verdicts, so the non-leaves are decided in refinement order, where
 	// every leaf comes before the requirements it refines (it refines
 	// them, so Tarjan's walk reaches it first).
-	r.testFacts = make([]*testFacts, g.Len())
+	r.testFacts = make([]*testFacts, len(tests))
 	parallel(len(tests), func(lo, hi int) {
-		for _, t := range tests[lo:hi] {
-			r.tests[t.Index()] = e.outcomes(t)
-			r.testFacts[t.Index()] = facts(g, t, r.tests[t.Index()])
+		for i, t := range tests[lo:hi] {
+			r.tests[lo+i] = e.outcomes(t)
+			r.testFacts[lo+i] = facts(g, t, r.tests[lo+i])
 		}
 	})
 	parallel(len(reqs), func(lo, hi int) {
@@ -197,7 +203,7 @@ func (r *Result) evidence(g *graph.Graph, n *graph.Node) Evidence {
 	}
 	for e := range g.In(n, graph.Verifies) {
 		t := g.From(e)
-		ev.Verifies = append(ev.Verifies, TestEvidence{Link{e, t}, r.tests[t.Index()]})
+		ev.Verifies = append(ev.Verifies, TestEvidence{Link{e, t}, r.tests[r.byNode[t.Index()]]})
 	}
 	for e := range g.In(n, graph.Implements) {
 		ev.Implements = append(ev.Implements, Link{e, g.From(e)})
@@ -237,17 +243,29 @@ func (r *Result) statuses(g *graph.Graph) {
 	var work []*graph.Node
 	for i := range r.Verdicts {
 		v := &r.Verdicts[i]
-		switch {
-		case v.Satisfied:
-			v.Status = Satisfied
-		case v.Leaf && hasReason(v.Reasons, ReasonOutcomeFailed):
-			v.Status = Failing
+		if v.Status = v.ownStatus(); v.Status == Failing {
 			n, _ := g.Lookup(v.ID)
 			work = append(work, n)
-		default:
-			v.Status = Unproven
 		}
 	}
+	r.failUp(g, work)
+}
+
+// ownStatus is the status v has before anything below it counts:
+// satisfied, failing for a leaf with a counted failure, else unproven.
+func (v *Verdict) ownStatus() Status {
+	switch {
+	case v.Satisfied:
+		return Satisfied
+	case v.Leaf && hasReason(v.Reasons, ReasonOutcomeFailed):
+		return Failing
+	}
+	return Unproven
+}
+
+// failUp makes failing every unproven requirement that the failing
+// requirements work refine, transitively.
+func (r *Result) failUp(g *graph.Graph, work []*graph.Node) {
 	for len(work) > 0 {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]

@@ -105,35 +105,47 @@ func (e *evaluation) stateWord(edge *graph.Edge) string {
 // target changed, and under strict review the unreviewed-link warnings at
 // every link without a pin.
 func (e *evaluation) linkDiagnostics() diag.List {
-	g := e.g
 	var out diag.List
-	if !e.opts.RequirePins && !g.HasPins() {
+	if !e.opts.RequirePins && !e.g.HasPins() {
 		return nil
 	}
-	for edge := range g.Edges() {
-		l := g.Link(edge)
-		switch e.LinkState(edge) {
-		case Stale:
-			pin, _ := g.Pin(edge)
-			var was []string
-			for _, r := range pin.Revisions {
-				was = append(was, parser.RevisionString(r))
-			}
-			out = append(out, diag.Diagnostic{
-				Code: CodeStaleLink,
-				Message: fmt.Sprintf("link %s is stale: %q changed since it was reviewed (pinned %s, now %s)",
-					l, l.To, strings.Join(was, ", "), parser.RevisionString(g.To(edge).Revision())),
-				Detail: fmt.Sprintf("Review what changed (seg review --diff) and, if %q still holds, accept it: seg review --accept %s.", l.From, l.From),
-				Span:   edge.Span(),
-			})
-		case Unreviewed:
-			out = append(out, diag.Diagnostic{
-				Code:    CodeUnreviewedLink,
-				Message: fmt.Sprintf("link %s has no pin in seg.lock (strict review)", l),
-				Detail:  fmt.Sprintf("Under [review] require-pins every link is reviewed before it counts: seg review --accept %s pins it.", l.From),
-				Span:    edge.Span(),
-			})
+	for edge := range e.g.Edges() {
+		if d, ok := e.linkDiagnostic(edge); ok {
+			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// linkDiagnostic is the stale-link or unreviewed-link warning of edge, if
+// it has one: a function of the edge, its pin and its two ends (and the
+// options), which Update relies on to redo only the edges of the nodes an
+// edit changed.
+func (e *evaluation) linkDiagnostic(edge *graph.Edge) (diag.Diagnostic, bool) {
+	g := e.g
+	switch e.LinkState(edge) {
+	case Stale:
+		l := g.Link(edge)
+		pin, _ := g.Pin(edge)
+		var was []string
+		for _, r := range pin.Revisions {
+			was = append(was, parser.RevisionString(r))
+		}
+		return diag.Diagnostic{
+			Code: CodeStaleLink,
+			Message: fmt.Sprintf("link %s is stale: %q changed since it was reviewed (pinned %s, now %s)",
+				l, l.To, strings.Join(was, ", "), parser.RevisionString(g.To(edge).Revision())),
+			Detail: fmt.Sprintf("Review what changed (seg review --diff) and, if %q still holds, accept it: seg review --accept %s.", l.From, l.From),
+			Span:   edge.Span(),
+		}, true
+	case Unreviewed:
+		l := g.Link(edge)
+		return diag.Diagnostic{
+			Code:    CodeUnreviewedLink,
+			Message: fmt.Sprintf("link %s has no pin in seg.lock (strict review)", l),
+			Detail:  fmt.Sprintf("Under [review] require-pins every link is reviewed before it counts: seg review --accept %s pins it.", l.From),
+			Span:    edge.Span(),
+		}, true
+	}
+	return diag.Diagnostic{}, false
 }

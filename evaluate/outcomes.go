@@ -131,32 +131,43 @@ func (e *evaluation) waiverStanding(w *graph.Node) (why *diag.Code) {
 func (e *evaluation) waiverDiagnostics() diag.List {
 	var out diag.List
 	for n := range e.g.Nodes() {
-		if n.Kind() != parser.Waiver || !n.HasExpires() || !n.ExpiresValid() {
-			continue
-		}
-		left := daysBetween(e.at, n.Expires())
-		switch {
-		case left < 0:
-			out = append(out, diag.Diagnostic{
-				Code:    CodeExpiredWaiver,
-				Message: fmt.Sprintf("waiver %q expired on %s", n.ID(), n.ExpiresText()),
-				Detail:  fmt.Sprintf("Its :expires: date is before the evaluation date %s, so it excuses nothing. Renew it with a new date or fix what it excused.", e.at.Format(time.DateOnly)),
-				Span:    source.At(n.Pos()),
-			})
-		case e.opts.WaiverWarnDays > 0 && left <= e.opts.WaiverWarnDays && e.waiverStanding(n) == nil:
-			when := "in " + plural(left, "day")
-			if left == 0 {
-				when = "today"
-			}
-			out = append(out, diag.Diagnostic{
-				Code:    CodeExpiringWaiver,
-				Message: fmt.Sprintf("waiver %q expires on %s, %s", n.ID(), n.ExpiresText(), when),
-				Detail:  fmt.Sprintf("After %s it excuses nothing. Fix what it excuses, or renew it with a later date ([check] waiver_warn_days sets how early this warning comes; %d days now).", n.ExpiresText(), e.opts.WaiverWarnDays),
-				Span:    source.At(n.Pos()),
-			})
+		if d, ok := e.waiverDiagnostic(n); ok {
+			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// waiverDiagnostic is the expired-waiver or expiring-waiver warning of
+// node n, if it is a waiver that has one: a function of n alone (and the
+// options), which Update relies on to redo only the waivers an edit
+// changed.
+func (e *evaluation) waiverDiagnostic(n *graph.Node) (diag.Diagnostic, bool) {
+	if n.Kind() != parser.Waiver || !n.HasExpires() || !n.ExpiresValid() {
+		return diag.Diagnostic{}, false
+	}
+	left := daysBetween(e.at, n.Expires())
+	switch {
+	case left < 0:
+		return diag.Diagnostic{
+			Code:    CodeExpiredWaiver,
+			Message: fmt.Sprintf("waiver %q expired on %s", n.ID(), n.ExpiresText()),
+			Detail:  fmt.Sprintf("Its :expires: date is before the evaluation date %s, so it excuses nothing. Renew it with a new date or fix what it excused.", e.at.Format(time.DateOnly)),
+			Span:    source.At(n.Pos()),
+		}, true
+	case e.opts.WaiverWarnDays > 0 && left <= e.opts.WaiverWarnDays && e.waiverStanding(n) == nil:
+		when := "in " + plural(left, "day")
+		if left == 0 {
+			when = "today"
+		}
+		return diag.Diagnostic{
+			Code:    CodeExpiringWaiver,
+			Message: fmt.Sprintf("waiver %q expires on %s, %s", n.ID(), n.ExpiresText(), when),
+			Detail:  fmt.Sprintf("After %s it excuses nothing. Fix what it excuses, or renew it with a later date ([check] waiver_warn_days sets how early this warning comes; %d days now).", n.ExpiresText(), e.opts.WaiverWarnDays),
+			Span:    source.At(n.Pos()),
+		}, true
+	}
+	return diag.Diagnostic{}, false
 }
 
 // CodeExpiringWaiver warns of a waiver's debt before it falls due.

@@ -69,7 +69,7 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 
 // facts is test t's outcomes as reasons, worked out once per test
 // before any requirement is decided.
-func (r *Result) facts(t *graph.Node) *testFacts { return r.testFacts[t.Index()] }
+func (r *Result) facts(t *graph.Node) *testFacts { return r.testFacts[r.byNode[t.Index()]] }
 
 // nonLeaf applies the non-leaf rule (SEG-SREQ-007). Children were decided
 // before n; members of a cycle are unsatisfied (the least fixed point).
