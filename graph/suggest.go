@@ -30,6 +30,16 @@ type suggester struct {
 	nonASCII []int32
 	lookups  int
 	lower    map[string]int32 // lowered ID -> first node, once built
+	// answers are the suggestions made so far. A suggester lives as long
+	// as its IDs and kinds do (a Memo hands it from a graph to the graph
+	// patched from it), and a writer typing in a file with a broken link
+	// has that file's links resolved again at every keystroke.
+	answers map[suggestion]string
+}
+
+type suggestion struct {
+	id   string
+	want parser.Kind
 }
 
 // lowerIndexAfter is how many lookups scan for a case-only match before
@@ -75,6 +85,19 @@ func (s *suggester) ofLen(n int) []int32 {
 // ID, then the smaller (nodes are in ID order), so the hint is
 // deterministic.
 func (s *suggester) closest(id string, want parser.Kind) string {
+	key := suggestion{id, want}
+	if a, ok := s.answers[key]; ok {
+		return a
+	}
+	a := s.measure(id, want)
+	if s.answers == nil {
+		s.answers = map[suggestion]string{}
+	}
+	s.answers[key] = a
+	return a
+}
+
+func (s *suggester) measure(id string, want parser.Kind) string {
 	if i, ok := s.caseOnly(id); ok {
 		return s.g.nodes[i].id
 	}

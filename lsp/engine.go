@@ -209,11 +209,18 @@ func (e *segEngine) snapshot(c *check.Check, open map[string][]byte) *segSnapsho
 		}
 		s.diags[name] = append(s.diags[name], d)
 	}
-	for _, v := range c.Result.Verdicts {
+	// Verdicts are by requirement in ID order, as the graph's nodes are:
+	// walking both is cheaper than looking every ID up.
+	k := 0
+	for n := range c.Graph.Nodes() {
+		if !n.IsRequirement() {
+			continue
+		}
+		v := c.Result.Verdicts[k]
+		k++
 		if v.Satisfied {
 			continue
 		}
-		n, _ := c.Graph.Lookup(v.ID)
 		if name := s.nameOf(n.Pos()); name != "" {
 			s.unsat[name] = append(s.unsat[name], v)
 		} else {
@@ -954,8 +961,30 @@ func sameDiags(a, b []diag.Diagnostic) bool {
 
 func sameVerdicts(a, b []evaluate.Verdict) bool {
 	return slices.EqualFunc(a, b, func(x, y evaluate.Verdict) bool {
-		return x.ID == y.ID && x.Status == y.Status && slices.Equal(x.Blocking(), y.Blocking())
+		return x.ID == y.ID && x.Status == y.Status && sameBlocking(x.Reasons, y.Reasons)
 	})
+}
+
+// sameBlocking reports whether the blocking reasons of a and b are the
+// same (Verdict.Blocking, without making either list).
+func sameBlocking(a, b []evaluate.Reason) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && !a[i].Blocking {
+			i++
+		}
+		for j < len(b) && !b[j].Blocking {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if a[i] != b[j] {
+			return false
+		}
+		i++
+		j++
+	}
 }
 
 // codesDocURL is the default base of codeDescription links: the same
