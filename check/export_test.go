@@ -28,3 +28,7 @@ func ChangeTime(st fs.FileInfo) int64 {
 	_, _, ctime := sysIdentity(st)
 	return ctime
 }
+
+// Deps is the record of the source files c read that a stored report of
+// it would keep.
+func Deps(c *Check) string { return c.deps }

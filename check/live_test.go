@@ -52,6 +52,8 @@ func reports(t *testing.T, c *check.Check) string {
 			fmt.Fprintf(&b, "%s outcome: %s %s code: %q %s\n", n.ID(), oe.Outcome.ID(), oe.Standing, why, oe.Detail)
 		}
 	}
+	// The source files read, as a stored report would record them.
+	b.WriteString(check.Deps(c))
 	return b.String()
 }
 
