@@ -33,31 +33,37 @@ func TestSourcesTrustSettledFiles(t *testing.T) {
 		_, ok := m.known["src/a.c"]
 		return ok
 	}
-	if trusted(time.Now()) {
-		t.Error("a file written just now is trusted by its identity")
+	// changed is when the file last changed, as far as seg can tell.
+	changed := func() time.Time {
+		t.Helper()
+		st, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, ctime := sysIdentity(st)
+		return time.Unix(0, max(st.ModTime().UnixNano(), ctime))
 	}
-	if !trusted(time.Now().Add(racyWindow + time.Second)) {
-		t.Error("a file written before the racy window is not trusted by its identity")
+	if trusted(changed().Add(racyWindow / 2)) {
+		t.Error("a file that changed within the racy window is trusted by its identity")
+	}
+	if !trusted(changed().Add(racyWindow + time.Second)) {
+		t.Error("a file that changed before the racy window is not trusted by its identity")
 	}
 	// Its modification time put an hour back: where the system keeps a
-	// change time, that moved just now.
+	// change time, that moved to now.
 	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(name, old, old); err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Stat(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, ctime := sysIdentity(st); ctime != 0 && trusted(time.Now()) {
-		t.Error("a file whose change time is now is trusted by its identity")
+	if trusted(changed().Add(racyWindow / 2)) {
+		t.Error("a file whose change time is within the racy window is trusted by its identity")
 	}
 	// A modification time ahead of the clock never settles.
 	later := time.Now().Add(time.Hour)
 	if err := os.Chtimes(name, later, later); err != nil {
 		t.Fatal(err)
 	}
-	if trusted(time.Now().Add(30 * time.Minute)) {
+	if trusted(later.Add(-30 * time.Minute)) {
 		t.Error("a file modified after the clock's time is trusted by its identity")
 	}
 }
