@@ -5,6 +5,7 @@ import (
 	"github.com/seg-trace/seg/cache"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -152,4 +153,38 @@ func benchTree(b *testing.B) (*Tree, string) {
 		b.Fatal(err)
 	}
 	return t, root
+}
+
+// BenchmarkSources is the :source: stage alone over the parses of
+// $SEG_BENCH_TREE, with the parse cache's remembered sums filled: "run"
+// as Tree.Run does it, "live" as a Live run does it after an edit of a
+// file with implementations (that file's parse is new, every source file
+// is as it was).
+func BenchmarkSources(b *testing.B) {
+	t, root := benchTree(b)
+	files, _, err := ParseTree(root, t.Config.Parser)
+	if err != nil {
+		b.Fatal(err)
+	}
+	edited := slices.IndexFunc(files, func(f *parser.File) bool { return len(sourcePatterns(f)) > 0 })
+	if edited < 0 {
+		b.Skip("no implementation names source files")
+	}
+	sums := cache.Open(b.TempDir(), "bench", t.Config.Parser).Sums()
+	t.sources(files, sums, nil)
+	b.Run("run", func(b *testing.B) {
+		for b.Loop() {
+			t.sources(files, sums, nil)
+		}
+	})
+	b.Run("live", func(b *testing.B) {
+		var m sourceMemo
+		t.sources(files, sums, &m)
+		for b.Loop() {
+			files = slices.Clone(files)
+			f := *files[edited]
+			files[edited] = &f
+			t.sources(files, sums, &m)
+		}
+	})
 }

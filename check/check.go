@@ -132,7 +132,7 @@ func (t *Tree) Run(o Options) (*Check, Stats, error) {
 	}
 	p, stats := t.parser(o)
 	parsed := loadTree(files, unlisted, p, nil)
-	c, err := t.finish(o, fset, parsed, nil)
+	c, err := t.finish(o, fset, parsed, nil, nil)
 	return c, stats(len(files)), err
 }
 
@@ -150,10 +150,10 @@ func (t *Tree) parser(o Options) (Parser, func(int) Stats) {
 }
 
 // finish makes outcomes of the results files, reads seg.lock and the
-// implementations' source files, builds the graph and evaluates it. gm,
-// when not nil, is the graph's Memo of the last run of the same tree
-// (Live).
-func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, gm *graph.Memo) (*Check, error) {
+// implementations' source files, builds the graph and evaluates it. gm
+// and sm, when not nil, are what the graph build and the sources stage
+// of the last run of the same tree left (Live).
+func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, gm *graph.Memo, sm *sourceMemo) (*Check, error) {
 	var diags diag.List
 	for _, f := range parsed {
 		diags = append(diags, f.Diagnostics...)
@@ -175,7 +175,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, gm
 		memo = o.Cache.Sums()
 		defer memo.Save()
 	}
-	parsed, sdiags, deps := t.sources(parsed, memo)
+	parsed, sdiags, deps := t.sources(parsed, memo, sm)
 	diags = append(diags, sdiags...)
 	lock, err := t.readLock(fset)
 	if err != nil {

@@ -39,8 +39,11 @@ type Live struct {
 	dirty  map[string]bool
 	listed bool // files holds what the walk lists now
 	// gm is what the graph build of one run hands the next (most edits
-	// leave every ID where it was).
+	// leave every ID where it was); sm what the :source: stage does (most
+	// edits leave every implementation and its source files as they
+	// were).
 	gm graph.Memo
+	sm sourceMemo
 }
 
 // Live starts a live check of t with o (o.At is not used: each run
@@ -126,7 +129,7 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 	slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
 	o := l.o
 	o.At = at
-	return l.t.finish(o, l.base.Fork(), all, &l.gm)
+	return l.t.finish(o, l.base.Fork(), all, &l.gm, &l.sm)
 }
 
 // list walks the tree: the files it lists, and the buffers of files not

@@ -3,6 +3,7 @@ package check_test
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,8 +15,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/internal/randlock"
 	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
 )
 
@@ -49,6 +52,8 @@ func reports(t *testing.T, c *check.Check) string {
 			fmt.Fprintf(&b, "%s outcome: %s %s code: %q %s\n", n.ID(), oe.Outcome.ID(), oe.Standing, why, oe.Detail)
 		}
 	}
+	// The source files read, as a stored report would record them.
+	b.WriteString(check.Deps(c))
 	return b.String()
 }
 
@@ -111,14 +116,26 @@ func TestLiveIsRun(t *testing.T) {
 				disk[fmt.Sprintf("extra/doc-%d.rst", r.IntN(3))] += segtest.NewNode(r)
 			}
 			segtest.Evidence(r, disk)
-			liveSession(t, r, disk, steps, seed%2 == 1, reached)
+			how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13))}
+			liveSession(t, r, disk, steps, how, reached)
 		})
 	}
 }
 
+// liveHow says how a session runs: through a parse cache or not; with
+// a clock an hour ahead of the files (settled: every source file counts
+// as settled, so the live check trusts the identity of one it has read,
+// and each write gives the file a time of its own, as writes seconds
+// apart do); and, when events is not nil, with source files created,
+// deleted and rewritten in place besides the edits.
+type liveHow struct {
+	cached, settled bool
+	events          *rand.Rand
+}
+
 // liveSession runs one session of edits on the tree disk (path ->
 // content) and compares the live check with a fresh one after each.
-func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, cached bool, reached map[string]bool) {
+func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, how liveHow, reached map[string]bool) {
 	view := t.TempDir() // what the editor shows: the reference
 	live := t.TempDir() // the disk the server reads, buffers aside
 	writeFiles(t, view, disk)
@@ -132,10 +149,24 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 		t.Fatal(err)
 	}
 	var o check.Options
-	if cached {
+	if how.cached {
 		o.Cache = cache.Open(t.TempDir(), "test", tr.Config.Parser)
 	}
 	l := tr.Live(o)
+	written := time.Now().Add(-time.Hour)
+	write := func(p, text string, exists bool) {
+		t.Helper()
+		setDisk(t, live, disk, p, text, exists)
+		if how.settled && exists {
+			written = written.Add(time.Second)
+			if err := os.Chtimes(filepath.Join(live, filepath.FromSlash(p)), written, written); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if how.settled {
+		check.SetSourceClock(l, func() time.Time { return time.Now().Add(time.Hour) })
+	}
 	buffers := map[string]string{}
 	compare := func(step int, what string) {
 		t.Helper()
@@ -163,6 +194,15 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 	}
 	compare(0, "start")
 	for step := 1; step <= steps; step++ {
+		if how.events != nil && how.events.IntN(6) == 0 {
+			// A source file changes outside the editor: nothing tells the
+			// live check.
+			p, text, exists := sourceEvent(how.events, disk)
+			write(p, text, exists)
+			syncView(t, view, maps(disk, buffers))
+			compare(step, "source "+p)
+			continue
+		}
 		// The text the editor shows, edited.
 		shown := maps(disk, buffers)
 		p := segtest.Edit(r, shown)
@@ -172,12 +212,12 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 		case !strings.HasSuffix(p, ".rst") || !exists && !open:
 			// Outside the editor: a source file, or a file deleted.
 			what = "disk " + p
-			setDisk(t, live, disk, p, text, exists)
+			write(p, text, exists)
 			l.Changed(p)
 		case open && r.IntN(4) == 0:
 			what = "save " + p
 			buffers[p] = text
-			setDisk(t, live, disk, p, text, true)
+			write(p, text, true)
 			l.SetText(p, []byte(text))
 			l.Changed(p)
 		case open && r.IntN(5) == 0:
@@ -191,11 +231,43 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 			l.SetText(p, []byte(text))
 		default:
 			what = "disk " + p
-			setDisk(t, live, disk, p, text, true)
+			write(p, text, true)
 			l.Changed(p)
 		}
 		syncView(t, view, maps(disk, buffers))
 		compare(step, what)
+	}
+}
+
+// sourceEvent changes a file the implementations' :source: entries
+// (segtest: src/a.c, src/missing.c, the folder src) may match: one
+// created, deleted, or rewritten in place at the same size. It returns
+// the path and its new text, or exists false when it was deleted.
+func sourceEvent(r *rand.Rand, disk map[string]string) (p, text string, exists bool) {
+	var have []string
+	for p := range disk {
+		if strings.HasPrefix(p, "src/") {
+			have = append(have, p)
+		}
+	}
+	slices.Sort(have)
+	switch k := r.IntN(4); {
+	case k == 0 && len(have) > 0:
+		return have[r.IntN(len(have))], "", false
+	case k == 1 && len(have) > 0:
+		// Same size, other bytes: only the file's times tell.
+		p = have[r.IntN(len(have))]
+		b := []byte(disk[p])
+		i := r.IntN(len(b))
+		b[i] = "xyz"[r.IntN(3)]
+		if string(b) == disk[p] {
+			b[i] = 'w'
+		}
+		return p, string(b), true
+	case k == 2:
+		return "src/missing.c", fmt.Sprintf("int m%d;\n", r.IntN(10)), true
+	default:
+		return fmt.Sprintf("src/sub/n%d.c", r.IntN(3)), fmt.Sprintf("int n%d;\n", r.IntN(10)), true
 	}
 }
 
@@ -308,7 +380,276 @@ func TestLiveIsRunNeeds(t *testing.T) {
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(seed), 11))
-			liveSession(t, r, maps(disk, nil), 25, seed%2 == 0, map[string]bool{})
+			liveSession(t, r, maps(disk, nil), 25, liveHow{cached: seed%2 == 0, settled: seed%4 >= 2}, map[string]bool{})
 		})
 	}
+}
+
+// sourcesTree has implementations naming a source file (a.rst), a folder
+// (b.rst) and globs (d.rst), and a file without any (c.rst).
+var sourcesTree = map[string]string{
+	"a.rst":   ".. sreq:: R\n   :id: R\n\n.. impl:: IA\n   :id: IA\n   :implements: R\n   :source: src/a.c\n",
+	"b.rst":   ".. impl:: IB\n   :id: IB\n   :implements: R\n   :source: src\n",
+	"c.rst":   ".. sreq:: S\n   :id: S\n",
+	"d.rst":   ".. impl:: ID\n   :id: ID\n   :implements: S\n   :source: src/*.h, src/gen/**/*.c\n",
+	"src/a.c": "int a;\n",
+	"src/b.c": "int b;\n",
+}
+
+// ahead is a clock an hour ahead of the files a test writes: every one
+// counts as settled, and a live run trusts its identity.
+func ahead() time.Time { return time.Now().Add(time.Hour) }
+
+// clocks are the clocks the :source: stage of a live check runs on in
+// the tests: the real one (every file just written is read again at
+// every run) and one ahead.
+var clocks = []struct {
+	name string
+	now  func() time.Time
+}{{"now", nil}, {"settled", ahead}}
+
+// liveSources starts a live check of the tree files under a new root,
+// its :source: stage on clock now (nil: the real one), and returns the
+// root and a run that checks each result against a fresh check.
+func liveSources(t *testing.T, files map[string]string, now func() time.Time) (string, *check.Live, func(what string) *check.Check) {
+	root := t.TempDir()
+	writeFiles(t, root, files)
+	tr, err := check.Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := tr.Live(check.Options{})
+	if now != nil {
+		check.SetSourceClock(l, now)
+	}
+	return root, l, func(what string) *check.Check {
+		t.Helper()
+		c, err := l.Run(liveAt)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		_, want := fresh(t, root)
+		if diff := cmp.Diff(want, reports(t, c)); diff != "" {
+			t.Fatalf("%s: live (+) and fresh (-) checks differ:\n%s", what, diff)
+		}
+		return c
+	}
+}
+
+// A live run redoes the :source: stage only for the files whose parse or
+// whose source files changed: every other file is the very copy of the
+// last run, nodes and all (the graph build knows an unchanged node by its
+// address), whether or not the clock lets the run trust the files'
+// identities.
+func TestLiveKeepsSourceCopies(t *testing.T) {
+	for _, clock := range clocks {
+		t.Run(clock.name, func(t *testing.T) {
+			root, l, run := liveSources(t, sourcesTree, clock.now)
+			files := func(c *check.Check) map[string]*parser.File {
+				out := map[string]*parser.File{}
+				for _, f := range c.Parsed {
+					out[f.Path] = f
+				}
+				return out
+			}
+			last := files(run("start"))
+			step := func(what string, redone ...string) {
+				t.Helper()
+				now := files(run(what))
+				for p, f := range now {
+					same := f == last[p] && &f.Nodes[0] == &last[p].Nodes[0]
+					if want := !slices.Contains(redone, p); same != want {
+						t.Errorf("%s: %s the same copy as last run: %v, want %v", what, p, same, want)
+					}
+				}
+				last = now
+			}
+			step("nothing changed")
+			writeFiles(t, root, map[string]string{"c.rst": sourcesTree["c.rst"] + "\nMore text.\n"})
+			l.Changed("c.rst")
+			step("a file without implementations edited", "c.rst")
+			writeFiles(t, root, map[string]string{"a.rst": sourcesTree["a.rst"] + "\n   More text.\n"})
+			l.Changed("a.rst")
+			step("a file with an implementation edited", "a.rst")
+			writeFiles(t, root, map[string]string{"src/a.c": "int a = 1;\n"})
+			step("src/a.c changed", "a.rst", "b.rst")
+			writeFiles(t, root, map[string]string{"src/gen/x/y.c": "int y;\n"})
+			step("src/gen/x/y.c created", "b.rst", "d.rst")
+			step("nothing changed again")
+		})
+	}
+}
+
+// Source files are not watched: a live run sees every change on disk
+// that a fresh run sees, of the content, of what a folder or a glob
+// matches, of what can be read.
+func TestLiveSeesSourceFiles(t *testing.T) {
+	for _, clock := range clocks {
+		t.Run(clock.name, func(t *testing.T) {
+			root, _, run := liveSources(t, sourcesTree, clock.now)
+			name := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+			revision := func(c *check.Check, id string) string {
+				n, ok := c.Graph.Lookup(id)
+				if !ok {
+					t.Fatalf("no node %s", id)
+				}
+				return fmt.Sprint(n.Revision())
+			}
+			codes := func(c *check.Check) []string {
+				var out []string
+				for _, d := range c.Diagnostics {
+					out = append(out, d.Code.Name+" "+c.Files.Position(d.Span.Start).String())
+				}
+				return out
+			}
+			c := run("start")
+			if diff := cmp.Diff([]string{"missing-source d.rst:4:13", "missing-source d.rst:4:22"}, codes(c)); diff != "" {
+				t.Fatalf("start (-want +got):\n%s", diff)
+			}
+			// step runs again and checks which implementations' revisions
+			// moved.
+			step := func(what string, moved ...string) *check.Check {
+				t.Helper()
+				next := run(what)
+				for _, id := range []string{"IA", "IB", "ID"} {
+					if got, want := revision(next, id) != revision(c, id), slices.Contains(moved, id); got != want {
+						t.Errorf("%s: the revision of %s changed: %v, want %v", what, id, got, want)
+					}
+				}
+				c = next
+				return next
+			}
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(name("src/a.c"), old, old); err != nil {
+				t.Fatal(err)
+			}
+			step("src/a.c older")
+
+			writeFiles(t, root, map[string]string{"src/a.c": "int z;\n"})
+			if err := os.Chtimes(name("src/a.c"), old.Add(time.Second), old.Add(time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			step("src/a.c edited, same size", "IA", "IB")
+
+			// Rewritten with its size and modification time as they were:
+			// where the system has a change time, it tells.
+			st, err := os.Stat(name("src/a.c"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ctime := check.ChangeTime(st); ctime != 0 {
+				for i := 0; ; i++ {
+					writeFiles(t, root, map[string]string{"src/a.c": fmt.Sprintf("int %c;\n", 'p'+i%8)})
+					if err := os.Chtimes(name("src/a.c"), st.ModTime(), st.ModTime()); err != nil {
+						t.Fatal(err)
+					}
+					now, err := os.Stat(name("src/a.c"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if check.ChangeTime(now) != ctime {
+						break
+					}
+					if i == 100 {
+						t.Fatal("the change time of src/a.c does not move")
+					}
+					time.Sleep(10 * time.Millisecond) // the next tick of the file system's clock
+				}
+				step("src/a.c rewritten, size and time as they were", "IA", "IB")
+			}
+
+			writeFiles(t, root, map[string]string{"src/sub/new.c": "int n;\n"})
+			step("a file added under the folder src", "IB")
+
+			writeFiles(t, root, map[string]string{"src/x.h": "int h;\n"})
+			c = step("a file added under the glob src/*.h", "IB", "ID")
+			if diff := cmp.Diff([]string{"missing-source d.rst:4:22"}, codes(c)); diff != "" {
+				t.Errorf("with src/x.h (-want +got):\n%s", diff)
+			}
+			writeFiles(t, root, map[string]string{"src/gen/g.c": "int g;\n"})
+			c = step("a file added under the glob src/gen/**/*.c", "IB", "ID")
+			if diff := cmp.Diff([]string(nil), codes(c)); diff != "" {
+				t.Errorf("with src/gen/g.c (-want +got):\n%s", diff)
+			}
+			if err := os.Remove(name("src/gen/g.c")); err != nil {
+				t.Fatal(err)
+			}
+			c = step("src/gen/g.c deleted", "IB", "ID")
+			if diff := cmp.Diff([]string{"missing-source d.rst:4:22"}, codes(c)); diff != "" {
+				t.Errorf("src/gen/g.c deleted (-want +got):\n%s", diff)
+			}
+
+			if err := os.Remove(name("src/a.c")); err != nil {
+				t.Fatal(err)
+			}
+			c = step("src/a.c deleted", "IA", "IB")
+			if diff := cmp.Diff([]string{"missing-source a.rst:7:13", "missing-source d.rst:4:22"}, codes(c)); diff != "" {
+				t.Errorf("src/a.c deleted (-want +got):\n%s", diff)
+			}
+			writeFiles(t, root, map[string]string{"src/a.c": "int z;\n"})
+			step("src/a.c back", "IA", "IB")
+
+			// A folder that cannot be listed: its files may be missing
+			// from the revision of every implementation whose entry
+			// reaches it.
+			writeFiles(t, root, map[string]string{"src/locked/k.c": "int k;\n"})
+			step("src/locked/k.c created", "IB")
+			unlock := lock(t, root, "src/locked")
+			c = step("src/locked unreadable", "IB")
+			// (src/*.h walks src for files, so it reaches src/locked too.)
+			want := []string{"unreadable-file b.rst:4:13", "unreadable-file d.rst:4:13", "missing-source d.rst:4:22"}
+			if diff := cmp.Diff(want, codes(c)); diff != "" {
+				t.Errorf("src/locked unreadable (-want +got):\n%s", diff)
+			}
+			unlock()
+			step("src/locked readable again", "IB")
+			step("nothing changed")
+		})
+	}
+}
+
+// lock makes the folder dir under root one that cannot be listed, until
+// the function it returns is called: by its permissions, or for root,
+// who lists every folder, through the tree the :source: stage reads.
+func lock(t *testing.T, root, dir string) (unlock func()) {
+	t.Helper()
+	full := filepath.Join(root, filepath.FromSlash(dir))
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(full, 0); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(full, 0o755) })
+		return func() {
+			if err := os.Chmod(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	locked := true
+	check.SetSourceTree(t, func(r string) glob.Tree {
+		return lockedTree{glob.Dir(r), func(p string) bool { return locked && r == root && p == dir }}
+	})
+	return func() { locked = false }
+}
+
+// lockedTree fails to list the folders locked says, as the file system
+// fails to list a folder it may not read.
+type lockedTree struct {
+	glob.Tree
+	locked func(string) bool
+}
+
+func (l lockedTree) WalkDir(name string, fn fs.WalkDirFunc) error {
+	return l.Tree.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && l.locked(p) {
+			if err := fn(p, d, nil); err != nil {
+				return err
+			}
+			if err := fn(p, d, fs.ErrPermission); err != nil {
+				return err
+			}
+			return fs.SkipDir
+		}
+		return fn(p, d, err)
+	})
 }

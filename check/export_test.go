@@ -1,0 +1,34 @@
+package check
+
+import (
+	"io/fs"
+	"testing"
+	"time"
+
+	"github.com/seg-trace/seg/internal/glob"
+)
+
+// SetSourceClock makes the :source: stage of l's runs read its racy
+// window on now: a clock ahead of the files' times makes every file
+// settled, so that a run trusts identities it would otherwise read again.
+func SetSourceClock(l *Live, now func() time.Time) { l.sm.now = now }
+
+// SetSourceTree puts tree where every run looks for :source: entries,
+// until the test ends (a tree that cannot list a folder, which root
+// can always list).
+func SetSourceTree(t testing.TB, tree func(root string) glob.Tree) {
+	old := sourceTree
+	sourceTree = tree
+	t.Cleanup(func() { sourceTree = old })
+}
+
+// ChangeTime is the change time of a file in nanoseconds, 0 where seg
+// reads none.
+func ChangeTime(st fs.FileInfo) int64 {
+	_, _, ctime := sysIdentity(st)
+	return ctime
+}
+
+// Deps is the record of the source files c read that a stored report of
+// it would keep.
+func Deps(c *Check) string { return c.deps }
