@@ -132,7 +132,7 @@ func (t *Tree) Run(o Options) (*Check, Stats, error) {
 	}
 	p, stats := t.parser(o)
 	parsed := loadTree(files, unlisted, p, nil)
-	c, err := t.finish(o, fset, parsed, nil, nil)
+	c, err := t.finish(o, fset, parsed, nil)
 	return c, stats(len(files)), err
 }
 
@@ -150,10 +150,14 @@ func (t *Tree) parser(o Options) (Parser, func(int) Stats) {
 }
 
 // finish makes outcomes of the results files, reads seg.lock and the
-// implementations' source files, builds the graph and evaluates it. gm
-// and sm, when not nil, are what the graph build and the sources stage
-// of the last run of the same tree left (Live).
-func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, gm *graph.Memo, sm *sourceMemo) (*Check, error) {
+// implementations' source files, builds the graph and evaluates it. lm,
+// when not nil, is what the last run of the same tree left (Live).
+func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm *liveMemo) (*Check, error) {
+	var gm *graph.Memo
+	var sm *sourceMemo
+	if lm != nil {
+		gm, sm = &lm.graph, &lm.sources
+	}
 	var diags diag.List
 	for _, f := range parsed {
 		diags = append(diags, f.Diagnostics...)
@@ -189,7 +193,18 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, gm
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
 	at := evaluate.Day(o.At)
-	res := evaluate.EvaluateWith(g, evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays})
+	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays}
+	var res *evaluate.Result
+	if prev, changed, ok := gm.Changed(); ok && lm.res != nil && lm.evaluated == prev {
+		// The graph is the last one with some nodes made anew: only the
+		// verdicts that read them are decided again.
+		res = evaluate.Update(g, eo, lm.res, prev, changed)
+	} else {
+		res = evaluate.EvaluateWith(g, eo)
+	}
+	if lm != nil {
+		lm.res, lm.evaluated = res, g
+	}
 	diags = append(diags, res.Diagnostics...)
 	diags = t.unmapped(fset, diags, g, o)
 	diags.Sort(fset)

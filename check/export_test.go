@@ -11,7 +11,7 @@ import (
 // SetSourceClock makes the :source: stage of l's runs read its racy
 // window on now: a clock ahead of the files' times makes every file
 // settled, so that a run trusts identities it would otherwise read again.
-func SetSourceClock(l *Live, now func() time.Time) { l.sm.now = now }
+func SetSourceClock(l *Live, now func() time.Time) { l.memo.sources.now = now }
 
 // SetSourceTree puts tree where every run looks for :source: entries,
 // until the test ends (a tree that cannot list a folder, which root
@@ -32,3 +32,10 @@ func ChangeTime(st fs.FileInfo) int64 {
 // Deps is the record of the source files c read that a stored report of
 // it would keep.
 func Deps(c *Check) string { return c.deps }
+
+// Patched reports whether l's last run patched the graph of the run
+// before.
+func Patched(l *Live) bool {
+	_, _, ok := l.memo.graph.Changed()
+	return ok
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
@@ -38,12 +39,19 @@ type Live struct {
 	texts  map[string][]byte // open buffers
 	dirty  map[string]bool
 	listed bool // files holds what the walk lists now
-	// gm is what the graph build of one run hands the next (most edits
-	// leave every ID where it was); sm what the :source: stage does (most
-	// edits leave every implementation and its source files as they
-	// were).
-	gm graph.Memo
-	sm sourceMemo
+	memo liveMemo
+}
+
+// liveMemo is what one run of a Live check hands the next.
+type liveMemo struct {
+	// graph is what the graph build keeps (most edits leave every ID
+	// where it was); sources what the :source: stage does (most edits
+	// leave every implementation and its source files as they were).
+	graph   graph.Memo
+	sources sourceMemo
+	// res is the last run's evaluation, of the graph evaluated.
+	res       *evaluate.Result
+	evaluated *graph.Graph
 }
 
 // Live starts a live check of t with o (o.At is not used: each run
@@ -129,7 +137,7 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 	slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
 	o := l.o
 	o.At = at
-	return l.t.finish(o, l.base.Fork(), all, &l.gm, &l.sm)
+	return l.t.finish(o, l.base.Fork(), all, &l.memo)
 }
 
 // list walks the tree: the files it lists, and the buffers of files not

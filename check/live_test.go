@@ -122,6 +122,37 @@ func TestLiveIsRun(t *testing.T) {
 	}
 }
 
+// A tree without seg.lock pins or results files is what a live run
+// patches the last graph of and evaluates again in part (graph.Memo,
+// evaluate.Update): held to a fresh check in the same way, and most
+// runs of it are patches.
+func TestLiveIsRunPatched(t *testing.T) {
+	seeds, steps := 30, 40
+	if testing.Short() {
+		seeds = 6
+	}
+	patched, runs := 0, 0
+	for seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(seed), 17))
+			disk := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(4))
+			how := liveHow{cached: seed%2 == 1, bare: true, runs: func(l *check.Live) {
+				runs++
+				if check.Patched(l) {
+					patched++
+				}
+			}}
+			liveSession(t, r, disk, steps, how, map[string]bool{})
+		})
+	}
+	// RandomTree's IDs are few and often taken twice, and many edits add,
+	// rename or remove one: those runs build afresh.
+	if patched < runs/8 {
+		t.Errorf("%d of %d runs patched the last graph", patched, runs)
+	}
+	t.Logf("%d of %d runs patched", patched, runs)
+}
+
 // liveHow says how a session runs: through a parse cache or not; with
 // a clock an hour ahead of the files (settled: every source file counts
 // as settled, so the live check trusts the identity of one it has read,
@@ -131,6 +162,10 @@ func TestLiveIsRun(t *testing.T) {
 type liveHow struct {
 	cached, settled bool
 	events          *rand.Rand
+	// bare: no seg.lock is written; runs, when not nil, is told of every
+	// live run.
+	bare bool
+	runs func(*check.Live)
 }
 
 // liveSession runs one session of edits on the tree disk (path ->
@@ -139,9 +174,11 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 	view := t.TempDir() // what the editor shows: the reference
 	live := t.TempDir() // the disk the server reads, buffers aside
 	writeFiles(t, view, disk)
-	first, _ := fresh(t, view)
-	disk["seg.lock"] = randlock.Lock(r, first, 5)
-	writeFiles(t, view, disk)
+	if !how.bare {
+		first, _ := fresh(t, view)
+		disk["seg.lock"] = randlock.Lock(r, first, 5)
+		writeFiles(t, view, disk)
+	}
 	writeFiles(t, live, disk)
 
 	tr, err := check.Open(live, "")
@@ -173,6 +210,9 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 		c, err := l.Run(liveAt)
 		if err != nil {
 			t.Fatalf("step %d (%s): %v", step, what, err)
+		}
+		if how.runs != nil {
+			how.runs(l)
 		}
 		_, want := fresh(t, view)
 		for _, line := range strings.Split(want, "\n") {

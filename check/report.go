@@ -88,7 +88,7 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 
 	cp := &cached{c: o.Cache, cfg: t.Config.Parser}
 	parsed := loadTree(sc.files, sc.unlisted, cp, sc.sums)
-	c, err := t.finish(o, sc.fset, parsed, nil, nil)
+	c, err := t.finish(o, sc.fset, parsed, nil)
 	o.Cache.Finish()
 	stats := o.Cache.Stats(len(sc.files))
 	if err != nil {

@@ -56,7 +56,7 @@ func BenchmarkEvaluateAfterEdit(b *testing.B) {
 	}
 	prevGraph, g := before.Graph, after.Graph
 	changed, how := touched(prevGraph, g, path), "every node of the file and every node joined to one"
-	if prev, named, ok := l.gm.Changed(); ok && prev == prevGraph {
+	if prev, named, ok := l.memo.graph.Changed(); ok && prev == prevGraph {
 		changed, how = named, "the nodes the patched build names"
 	}
 	o := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays}
