@@ -39,7 +39,7 @@ type Live struct {
 	texts  map[string][]byte // open buffers
 	dirty  map[string]bool
 	listed bool // files holds what the walk lists now
-	memo liveMemo
+	memo   liveMemo
 }
 
 // liveMemo is what one run of a Live check hands the next.
