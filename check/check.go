@@ -155,8 +155,9 @@ func (t *Tree) parser(o Options) (Parser, func(int) Stats) {
 func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm *liveMemo) (*Check, error) {
 	var gm *graph.Memo
 	var sm *sourceMemo
+	var rm *resultsMemo
 	if lm != nil {
-		gm, sm = &lm.graph, &lm.sources
+		gm, sm, rm = &lm.graph, &lm.sources, &lm.results
 	}
 	var diags diag.List
 	for _, f := range parsed {
@@ -169,7 +170,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		Project: t.Config.Parser.Needs, Config: t.Config.Parser})
 	parsed = pp.Parsed
 	diags = append(diags, pp.Diagnostics...)
-	rs, err := t.loadResults(o, fset, parsed)
+	rs, err := t.loadResults(o, fset, parsed, rm)
 	if err != nil {
 		return nil, err
 	}

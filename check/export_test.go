@@ -13,6 +13,9 @@ import (
 // settled, so that a run trusts identities it would otherwise read again.
 func SetSourceClock(l *Live, now func() time.Time) { l.memo.sources.now = now }
 
+// SetResultsClock does the same for the results stage of l's runs.
+func SetResultsClock(l *Live, now func() time.Time) { l.memo.results.now = now }
+
 // SetSourceTree puts tree where every run looks for :source: entries,
 // until the test ends (a tree that cannot list a folder, which root
 // can always list).

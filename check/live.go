@@ -21,8 +21,9 @@ import (
 // Everything after the parse (results files, seg.lock, :source: files,
 // the sphinx-needs post-processing, the graph and the evaluation) is done
 // again on every run, by the code Run uses, so a run gives exactly what
-// Run gives on the same text; the graph build alone takes shortcuts from
-// the run before (graph.Memo), each checked against the new input.
+// Run gives on the same text; the results stage, the :source: stage, the
+// graph build and the evaluation take shortcuts from the run before
+// (liveMemo), each checked against the new input.
 //
 // A Live is used from one goroutine; the Checks it returns do not change
 // and may be read from any number.
@@ -46,9 +47,12 @@ type Live struct {
 type liveMemo struct {
 	// graph is what the graph build keeps (most edits leave every ID
 	// where it was); sources what the :source: stage does (most edits
-	// leave every implementation and its source files as they were).
+	// leave every implementation and its source files as they were);
+	// results what the results stage does (most edits leave the results
+	// files, and what of the tree they are matched with, as they were).
 	graph   graph.Memo
 	sources sourceMemo
+	results resultsMemo
 	// res is the last run's evaluation, of the graph evaluated.
 	res       *evaluate.Result
 	evaluated *graph.Graph

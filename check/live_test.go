@@ -122,11 +122,21 @@ func TestLiveIsRun(t *testing.T) {
 	}
 }
 
-// A tree without seg.lock pins or results files is what a live run
-// patches the last graph of and evaluates again in part (graph.Memo,
-// evaluate.Update): held to a fresh check in the same way, and most
-// runs of it are patches.
+// A tree without seg.lock pins is what a live run patches the last graph
+// of and evaluates again in part (graph.Memo, evaluate.Update): held to
+// a fresh check in the same way, and most runs of it are patches. So is
+// one that takes outcomes from results files, on a clock that trusts
+// the files' identities (the run before a results file changes, and the
+// one after, build afresh).
 func TestLiveIsRunPatched(t *testing.T) {
+	for _, results := range []bool{false, true} {
+		t.Run(map[bool]string{false: "bare", true: "results"}[results], func(t *testing.T) {
+			livePatched(t, results)
+		})
+	}
+}
+
+func livePatched(t *testing.T, results bool) {
 	seeds, steps := 30, 40
 	if testing.Short() {
 		seeds = 6
@@ -142,6 +152,14 @@ func TestLiveIsRunPatched(t *testing.T) {
 					patched++
 				}
 			}}
+			if results {
+				segtest.Evidence(r, disk)
+				// The witness is an implementation (while no edit
+				// takes it away): else every run reads the results again.
+				disk["extra/witness.rst"] = ".. impl:: Witness\n   :id: I0\n   :implements: R0\n"
+				how.settled = true
+				how.events = rand.New(rand.NewPCG(uint64(seed), 19))
+			}
 			liveSession(t, r, disk, steps, how, map[string]bool{})
 		})
 	}
@@ -203,6 +221,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 	}
 	if how.settled {
 		check.SetSourceClock(l, func() time.Time { return time.Now().Add(time.Hour) })
+		check.SetResultsClock(l, func() time.Time { return time.Now().Add(time.Hour) })
 	}
 	buffers := map[string]string{}
 	compare := func(step int, what string) {
@@ -241,6 +260,20 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 			write(p, text, exists)
 			syncView(t, view, maps(disk, buffers))
 			compare(step, "source "+p)
+			continue
+		}
+		if _, ok := disk["seg.toml"]; ok && how.events != nil && how.events.IntN(5) == 0 {
+			// A test run writes its results: nothing tells the live
+			// check either.
+			p, text, exists := resultsEvent(how.events, disk)
+			what := "results " + p
+			if text == disk[p] && exists {
+				// Written again with the same bytes: a new time.
+				what = "touch " + p
+			}
+			write(p, text, exists)
+			syncView(t, view, maps(disk, buffers))
+			compare(step, what)
 			continue
 		}
 		// The text the editor shows, edited.
@@ -309,6 +342,63 @@ func sourceEvent(r *rand.Rand, disk map[string]string) (p, text string, exists b
 	default:
 		return fmt.Sprintf("src/sub/n%d.c", r.IntN(3)), fmt.Sprintf("int n%d;\n", r.IntN(10)), true
 	}
+}
+
+// resultsEvent changes the JUnit files segtest.Evidence's seg.toml
+// takes in (results/*.xml): one rewritten at the same size (a case
+// renamed, a result flipped), rewritten with a case more or less,
+// touched (the same bytes), created under the glob, or deleted. It
+// returns the path and its new text, or exists false when it was
+// deleted.
+func resultsEvent(r *rand.Rand, disk map[string]string) (p, text string, exists bool) {
+	var have []string
+	for p := range disk {
+		if strings.HasPrefix(p, "results/") {
+			have = append(have, p)
+		}
+	}
+	slices.Sort(have)
+	if len(have) == 0 || r.IntN(5) == 0 {
+		p = fmt.Sprintf("results/run-%d.xml", r.IntN(3))
+		return p, junit(r, 1+r.IntN(6)), true
+	}
+	p = have[r.IntN(len(have))]
+	text = disk[p]
+	switch r.IntN(5) {
+	case 0:
+		return p, "", false
+	case 1:
+		// Same size, other bytes: only the file's times tell.
+		for _, pair := range [][2]string{{"case_1", "case_4"}, {"case_4", "case_1"}, {"case_0\"", "case_3\""}, {"boom", "bang"}, {"bang", "boom"}} {
+			if strings.Contains(text, pair[0]) && r.IntN(2) == 0 {
+				return p, strings.Replace(text, pair[0], pair[1], 1), true
+			}
+		}
+		return p, strings.Replace(text, "2026-11-20", "2026-11-21", 1), true
+	case 2:
+		return p, text, true
+	default:
+		return p, junit(r, 1+r.IntN(6)), true
+	}
+}
+
+// junit is a JUnit file of n cases in segtest.Evidence's style.
+func junit(r *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\"?>\n<testsuites>\n  <testsuite name=\"suite\" timestamp=\"2026-11-20T10:00:00\">\n")
+	for range n {
+		fmt.Fprintf(&b, "    <testcase classname=\"suite\" name=\"case_%d\" time=\"0.1\"", r.IntN(6))
+		switch r.IntN(3) {
+		case 0:
+			b.WriteString("/>\n")
+		case 1:
+			b.WriteString("><failure message=\"boom\"/></testcase>\n")
+		default:
+			b.WriteString("><skipped/></testcase>\n")
+		}
+	}
+	b.WriteString("  </testsuite>\n</testsuites>\n")
+	return b.String()
 }
 
 // maps is the disk with the buffers' text over it.
@@ -449,8 +539,9 @@ var clocks = []struct {
 }{{"now", nil}, {"settled", ahead}}
 
 // liveSources starts a live check of the tree files under a new root,
-// its :source: stage on clock now (nil: the real one), and returns the
-// root and a run that checks each result against a fresh check.
+// its :source: and results stages on clock now (nil: the real one), and
+// returns the root and a run that checks each result against a fresh
+// check.
 func liveSources(t *testing.T, files map[string]string, now func() time.Time) (string, *check.Live, func(what string) *check.Check) {
 	root := t.TempDir()
 	writeFiles(t, root, files)
@@ -461,6 +552,7 @@ func liveSources(t *testing.T, files map[string]string, now func() time.Time) (s
 	l := tr.Live(check.Options{})
 	if now != nil {
 		check.SetSourceClock(l, now)
+		check.SetResultsClock(l, now)
 	}
 	return root, l, func(what string) *check.Check {
 		t.Helper()

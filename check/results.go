@@ -28,8 +28,9 @@ const snippetLimit = 8 << 20
 
 // loadResults turns the results files named on the command line (paths
 // relative to the working folder) and by the config's [[results]] tables
-// (paths relative to the root) into outcome nodes.
-func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File) (resultsRead, error) {
+// (paths relative to the root) into outcome nodes. rm, when not nil, is
+// what the last run of a Live check left (resultsMemo).
+func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File, rm *resultsMemo) (resultsRead, error) {
 	// The command line comes first and wins over the config.
 	rs := resultsSources{root: t.Root, seen: map[string]bool{}}
 	if len(o.Results) > 0 {
@@ -52,9 +53,21 @@ func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File
 	}
 	out := resultsRead{diags: rs.diags}
 	if len(rs.sources) == 0 {
+		if rm != nil {
+			rm.last = nil
+		}
 		return out, nil
 	}
-	sources := rs.sources
+	if rm != nil {
+		return rm.run(fset, files, rs.sources, out), nil
+	}
+	return readResults(fset, files, rs.sources, out), nil
+}
+
+// readResults reads sources, adding each to fset, and makes outcomes of
+// their cases for the test specifications of files; out holds what
+// finding the sources gave.
+func readResults(fset *source.FileSet, files []*parser.File, sources []results.Source, out resultsRead) resultsRead {
 	for i := range sources {
 		sf := fset.Add(sources[i].Path, 0, source.Newlines)
 		// A file outside the root shows no snippet, as a tree file would
@@ -68,7 +81,7 @@ func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File
 	outcomes, unmatched, d := results.Outcomes(files, sources)
 	out.outcomes, out.unmatched = outcomes, unmatched
 	out.diags = append(out.diags, d...)
-	return out, nil
+	return out
 }
 
 // resultsSources gathers the results files of a run, each path once,

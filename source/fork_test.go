@@ -39,3 +39,24 @@ func TestForkAndReplace(t *testing.T) {
 	}()
 	s.Replace(c, 0)
 }
+
+// A file kept from one fork in the next resolves the positions made into
+// it alike; only a file at the next index can be kept.
+func TestKeep(t *testing.T) {
+	base := NewFileSet()
+	base.Add("a.rst", 0, Docutils)
+	run1 := base.Fork()
+	r := run1.Add("results.xml", 0, Newlines)
+	p := r.Mark(7, 3)
+	run2 := base.Fork()
+	run2.Keep(r)
+	if got := run2.Position(p).String(); got != "results.xml:7:3" {
+		t.Errorf("the kept file resolves %s, want results.xml:7:3", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("keeping a file at another index did not panic")
+		}
+	}()
+	base.Fork().Keep(base.Files()[0])
+}

@@ -295,6 +295,19 @@ func (s *FileSet) Files() []*File { return s.files }
 // files) does not pile up.
 func (s *FileSet) Fork() *FileSet { return &FileSet{files: slices.Clone(s.files)} }
 
+// Keep adds f, a file another set added at the index s would give the
+// next file, to s as it is: its text, line table and marks, so that the
+// positions made into it in the other set resolve alike in s. A client
+// that checks a tree again after every edit forks its set for each run
+// and keeps, from one run's set to the next, a file it need not read
+// again (a results file that did not change).
+func (s *FileSet) Keep(f *File) {
+	if f == nil || int(f.index) != len(s.files) {
+		panic("source: Keep of a file not at the set's next index")
+	}
+	s.files = append(s.files, f)
+}
+
 // Replace puts a new file in the place of f, which must be in s: it has
 // f's name, index and rule, and positions made from f resolve to it in s
 // from now on (a set forked from s earlier keeps f). It is how a file
