@@ -317,13 +317,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 // created, deleted, or rewritten in place at the same size. It returns
 // the path and its new text, or exists false when it was deleted.
 func sourceEvent(r *rand.Rand, disk map[string]string) (p, text string, exists bool) {
-	var have []string
-	for p := range disk {
-		if strings.HasPrefix(p, "src/") {
-			have = append(have, p)
-		}
-	}
-	slices.Sort(have)
+	have := under(disk, "src/")
 	switch k := r.IntN(4); {
 	case k == 0 && len(have) > 0:
 		return have[r.IntN(len(have))], "", false
@@ -351,13 +345,7 @@ func sourceEvent(r *rand.Rand, disk map[string]string) (p, text string, exists b
 // returns the path and its new text, or exists false when it was
 // deleted.
 func resultsEvent(r *rand.Rand, disk map[string]string) (p, text string, exists bool) {
-	var have []string
-	for p := range disk {
-		if strings.HasPrefix(p, "results/") {
-			have = append(have, p)
-		}
-	}
-	slices.Sort(have)
+	have := under(disk, "results/")
 	if len(have) == 0 || r.IntN(5) == 0 {
 		p = fmt.Sprintf("results/run-%d.xml", r.IntN(3))
 		return p, junit(r, 1+r.IntN(6)), true
@@ -380,6 +368,18 @@ func resultsEvent(r *rand.Rand, disk map[string]string) (p, text string, exists 
 	default:
 		return p, junit(r, 1+r.IntN(6)), true
 	}
+}
+
+// under lists the paths of disk that start with prefix, sorted.
+func under(disk map[string]string, prefix string) []string {
+	var out []string
+	for p := range disk {
+		if strings.HasPrefix(p, prefix) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // junit is a JUnit file of n cases in segtest.Evidence's style.
@@ -543,13 +543,23 @@ var clocks = []struct {
 // returns the root and a run that checks each result against a fresh
 // check.
 func liveSources(t *testing.T, files map[string]string, now func() time.Time) (string, *check.Live, func(what string) *check.Check) {
+	return liveWith(t, files, now, nil)
+}
+
+// liveWith is liveSources with the options opts gives for the root
+// (nil: none), for the live check and the fresh ones alike.
+func liveWith(t *testing.T, files map[string]string, now func() time.Time, opts func(root string) check.Options) (string, *check.Live, func(what string) *check.Check) {
 	root := t.TempDir()
 	writeFiles(t, root, files)
 	tr, err := check.Open(root, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := tr.Live(check.Options{})
+	var o check.Options
+	if opts != nil {
+		o = opts(root)
+	}
+	l := tr.Live(o)
 	if now != nil {
 		check.SetSourceClock(l, now)
 		check.SetResultsClock(l, now)
@@ -560,8 +570,17 @@ func liveSources(t *testing.T, files map[string]string, now func() time.Time) (s
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		_, want := fresh(t, root)
-		if diff := cmp.Diff(want, reports(t, c)); diff != "" {
+		tr, err := check.Open(root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fo := o
+		fo.At = liveAt
+		want, _, err := tr.Run(fo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(reports(t, want), reports(t, c)); diff != "" {
 			t.Fatalf("%s: live (+) and fresh (-) checks differ:\n%s", what, diff)
 		}
 		return c
@@ -665,28 +684,7 @@ func TestLiveSeesSourceFiles(t *testing.T) {
 
 			// Rewritten with its size and modification time as they were:
 			// where the system has a change time, it tells.
-			st, err := os.Stat(name("src/a.c"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ctime := check.ChangeTime(st); ctime != 0 {
-				for i := 0; ; i++ {
-					writeFiles(t, root, map[string]string{"src/a.c": fmt.Sprintf("int %c;\n", 'p'+i%8)})
-					if err := os.Chtimes(name("src/a.c"), st.ModTime(), st.ModTime()); err != nil {
-						t.Fatal(err)
-					}
-					now, err := os.Stat(name("src/a.c"))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if check.ChangeTime(now) != ctime {
-						break
-					}
-					if i == 100 {
-						t.Fatal("the change time of src/a.c does not move")
-					}
-					time.Sleep(10 * time.Millisecond) // the next tick of the file system's clock
-				}
+			if rewriteInPlace(t, root, "src/a.c", func(i int) string { return fmt.Sprintf("int %c;\n", 'p'+i%8) }) {
 				step("src/a.c rewritten, size and time as they were", "IA", "IB")
 			}
 
@@ -737,6 +735,40 @@ func TestLiveSeesSourceFiles(t *testing.T) {
 			step("src/locked readable again", "IB")
 			step("nothing changed")
 		})
+	}
+}
+
+// rewriteInPlace writes text(i) to the file at p under root, for i = 0,
+// 1, ... (texts of the file's size), with its modification time put back
+// each time, until its change time moves; it reports false, writing
+// nothing, where the system keeps no change time.
+func rewriteInPlace(t *testing.T, root, p string, text func(i int) string) bool {
+	t.Helper()
+	name := filepath.Join(root, filepath.FromSlash(p))
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctime := check.ChangeTime(st)
+	if ctime == 0 {
+		return false
+	}
+	for i := 0; ; i++ {
+		writeFiles(t, root, map[string]string{p: text(i)})
+		if err := os.Chtimes(name, st.ModTime(), st.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		now, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if check.ChangeTime(now) != ctime {
+			return true
+		}
+		if i == 100 {
+			t.Fatalf("the change time of %s does not move", p)
+		}
+		time.Sleep(10 * time.Millisecond) // the next tick of the file system's clock
 	}
 }
 

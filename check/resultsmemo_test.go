@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/check"
 )
 
@@ -51,50 +50,18 @@ func TestLiveKeepsResults(t *testing.T) {
 	}
 }
 
-// liveResults starts a live check of the tree files under a new root,
-// its stages on clock now (nil: the real one), with the results files
-// results/*.xml witnessing I named in the options when cmdline is set
-// (else seg.toml names them), and returns the root and a run that checks
-// each result against a fresh check with the same options.
+// liveResults starts a live check of the tree files as liveWith does,
+// with the results files results/*.xml witnessing I named in the options
+// when cmdline is set (else seg.toml names them).
 func liveResults(t *testing.T, files map[string]string, now func() time.Time, cmdline bool) (string, *check.Live, func(what string) *check.Check) {
-	root := t.TempDir()
-	var o check.Options
-	if cmdline {
-		files = maps(files, nil)
-		delete(files, "seg.toml")
-		o.Results, o.Witnesses = []string{filepath.Join(root, "results", "*.xml")}, []string{"I"}
+	if !cmdline {
+		return liveWith(t, files, now, nil)
 	}
-	writeFiles(t, root, files)
-	tr, err := check.Open(root, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := tr.Live(o)
-	if now != nil {
-		check.SetSourceClock(l, now)
-		check.SetResultsClock(l, now)
-	}
-	return root, l, func(what string) *check.Check {
-		t.Helper()
-		c, err := l.Run(liveAt)
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		tr, err := check.Open(root, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fo := o
-		fo.At = liveAt
-		want, _, err := tr.Run(fo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(reports(t, want), reports(t, c)); diff != "" {
-			t.Fatalf("%s: live (+) and fresh (-) checks differ:\n%s", what, diff)
-		}
-		return c
-	}
+	files = maps(files, nil)
+	delete(files, "seg.toml")
+	return liveWith(t, files, now, func(root string) check.Options {
+		return check.Options{Results: []string{filepath.Join(root, "results", "*.xml")}, Witnesses: []string{"I"}}
+	})
 }
 
 func liveKeepsResults(t *testing.T, now func() time.Time, cmdline bool) {
@@ -171,28 +138,9 @@ func liveKeepsResults(t *testing.T, now func() time.Time, cmdline bool) {
 
 	// Rewritten with its size and modification time as they were:
 	// where the system has a change time, it tells.
-	st, err = os.Stat(name("results/run.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ctime := check.ChangeTime(st); ctime != 0 {
-		for i := 0; ; i++ {
-			writeFiles(t, root, map[string]string{"results/run.xml": strings.Replace(xml, "boom", fmt.Sprintf("bo%c%c", 'a'+i%26, 'a'+i/26%26), 1)})
-			if err := os.Chtimes(name("results/run.xml"), st.ModTime(), st.ModTime()); err != nil {
-				t.Fatal(err)
-			}
-			now, err := os.Stat(name("results/run.xml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if check.ChangeTime(now) != ctime {
-				break
-			}
-			if i == 100 {
-				t.Fatal("the change time of results/run.xml does not move")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+	if rewriteInPlace(t, root, "results/run.xml", func(i int) string {
+		return strings.Replace(xml, "boom", fmt.Sprintf("bo%c%c", 'a'+i%26, 'a'+i/26%26), 1)
+	}) {
 		step("results/run.xml rewritten, size and time as they were", false)
 		step("nothing changed after that", true)
 	}
