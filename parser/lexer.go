@@ -14,24 +14,22 @@ import (
 // Token types of the line lexer. They start at 1: participle's lexer.EOF is
 // -1, and a custom type equal to it would silently be taken as the end.
 const (
-	// tDirective starts a seg directive, at its "..". Text that holds no
-	// seg node (paragraphs, comments, literal blocks, other markup) makes
-	// no token at all: the lexer has decided it, and a token the grammar
-	// only skips cost participle a branch each (a third of its time).
+	// tDirective is a seg directive, at its "..": its title and option
+	// fields stay with the lexer (scanner.nodes, scanner.opts). Text that
+	// holds no seg node (paragraphs, comments, literal blocks, other
+	// markup) makes no token at all: the lexer has decided it, and a
+	// token the grammar only skips cost participle a branch each (a third
+	// of its time).
 	tDirective lexer.TokenType = iota + 1
-	// tOptions stands for a seg directive's option fields, none or more (at
-	// the first one's colon); the lexer keeps the fields (scanner.opts).
-	tOptions
-	// tBody starts a node's content.
+	// tBody starts the content of a node that holds other seg nodes.
 	tBody
-	// tEnd closes a node's content.
+	// tEnd closes it.
 	tEnd
 )
 
 var symbols = map[string]lexer.TokenType{
 	"EOF":       lexer.EOF,
 	"Directive": tDirective,
-	"Options":   tOptions,
 	"Body":      tBody,
 	"End":       tEnd,
 }
@@ -140,7 +138,7 @@ type scanner struct {
 	nodes []nodeInfo
 	opts  []field
 
-	toks     []lexer.Token
+	toks     []token
 	next     int
 	diags    []lexDiag
 	lowerBuf [64]byte
@@ -155,12 +153,20 @@ func newScanner(sf *source.File, src []byte, cfg *Config) *scanner {
 	return s
 }
 
+// token is a token as the scanner keeps it: participle's lexer.Token
+// (64 bytes, with a file name, line and column) is made only when
+// participle reads it, as participle keeps its own copy of every token.
+type token struct {
+	typ lexer.TokenType
+	off int32
+}
+
 // Next implements lexer.Lexer.
 func (s *scanner) Next() (lexer.Token, error) {
 	if s.next < len(s.toks) {
 		t := s.toks[s.next]
 		s.next++
-		return t, nil
+		return lexer.Token{Type: t.typ, Pos: s.position(int(t.off))}, nil
 	}
 	return lexer.Token{Type: lexer.EOF, Pos: s.position(len(s.src))}, nil
 }
@@ -458,7 +464,7 @@ func (s *scanner) run() {
 	s.str = string(s.src)
 	// Tokens and nodes start at "..": size for them.
 	n := bytes.Count(s.src, []byte(".. "))
-	s.toks = make([]lexer.Token, 0, 16+n*5)
+	s.toks = make([]token, 0, 16+n)
 	s.nodes = make([]nodeInfo, 0, n)
 	s.opts = make([]field, 0, 2*n)
 	top := block{lo: 0, hi: len(s.lines), b: 0, first: -1}
