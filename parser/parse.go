@@ -58,6 +58,7 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 		return f
 	}
 	s := newScanner(sf, src, cfg)
+	defer s.release()
 	if li, n := s.tooLong(); li >= 0 {
 		// docutils (and so Sphinx) parses nothing of such a file; reading
 		// nodes docutils never sees would make seg disagree with it.
