@@ -620,6 +620,9 @@ func bulletLen(t []byte) (int, bool) {
 	switch t[0] {
 	case '-', '+', '*':
 		return prefixWS(t, string(t[:1]))
+	case 0xE2: // the first byte of each of the others
+	default:
+		return 0, false
 	}
 	for _, b := range []string{"\u2022", "\u2023", "\u2043"} {
 		if n, ok := prefixWS(t, b); ok {

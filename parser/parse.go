@@ -458,10 +458,21 @@ func keepLines(parts []string, inds []int) string {
 
 func isSpace(c byte) bool { return isWS(c) || c == '\n' || c == '\r' }
 
+// hasSpace reports whether v holds white space as isSpace sees it (bytes
+// of a multi-byte character are never any).
+func hasSpace(v []byte) bool {
+	for _, c := range v {
+		if isSpace(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // collapse turns every run of white space (line ends included) into one
 // space, for an entry that spans lines.
 func collapse(v []byte) string {
-	if bytes.IndexFunc(v, func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
+	if !hasSpace(v) {
 		return string(v)
 	}
 	return strings.Join(strings.Fields(string(v)), " ")
@@ -478,7 +489,7 @@ func (b *builder) links(name string, segs [][2]int) []Link {
 	// text is val[x:y] as a string: a substring of the source when it
 	// is one, so that most IDs cost no allocation.
 	text := func(x, y int) string {
-		if oneLine && bytes.IndexFunc(val[x:y], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
+		if oneLine && !hasSpace(val[x:y]) {
 			return b.s.str[off.at(x) : off.at(x)+y-x]
 		}
 		return collapse(val[x:y])
