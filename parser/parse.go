@@ -58,6 +58,7 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 		return f
 	}
 	s := newScanner(sf, src, cfg)
+	defer s.release()
 	if li, n := s.tooLong(); li >= 0 {
 		// docutils (and so Sphinx) parses nothing of such a file; reading
 		// nodes docutils never sees would make seg disagree with it.
@@ -99,6 +100,9 @@ func (b *builder) scannerDiags() {
 // parseTokens runs the grammar over the scanned tokens; the tree may be
 // partial when there is an error.
 func parseTokens(s *scanner) (*astFile, error) {
+	if len(s.toks) == 0 {
+		return &astFile{}, nil // no seg directive: nothing to nest
+	}
 	p, err := theParser()
 	if err != nil {
 		return nil, err
@@ -127,17 +131,11 @@ func grammarFailure(sf *source.File, err error) diag.Diagnostic {
 }
 
 // build makes the file's nodes from the grammar's tree, with room for
-// one per directive token.
+// every node the lexer found.
 func (b *builder) build(ast *astFile) {
-	n := 0
-	for _, t := range b.s.toks {
-		if t.Type == tDirective {
-			n++
-		}
-	}
-	b.f.Nodes = make([]Node, 0, n)
+	b.f.Nodes = make([]Node, 0, len(b.s.nodes))
 	b.opts = make([]Option, len(b.s.opts))
-	b.nodes(ast.Nodes, -1)
+	b.items(ast.Items, -1)
 }
 
 // rejected reads the outcomes docutils rejects into File.Rejected, with
@@ -220,6 +218,7 @@ type builder struct {
 	docBuf []byte            // scratch: the canonical document of the node being built
 	names  map[string]string // interned names
 	k      int               // the next of the lexer's nodes
+	r      int               // the next of the lexer's runs
 	infos  []optInfo         // scratch
 	opts   []Option          // every option of the file, one allocation
 	lchunk []Link            // see linkBuf
@@ -279,9 +278,23 @@ func (b *builder) diag(code *diag.Code, sp source.Span, format string, args ...a
 	return &b.f.Diagnostics[len(b.f.Diagnostics)-1]
 }
 
-func (b *builder) nodes(ns []*astNode, parent int) {
-	for _, a := range ns {
-		b.node(a, parent)
+// items converts the grammar's items, whose nodes are the lexer's in
+// document order: a Run is that many nodes without nested nodes, an Open
+// one node and then its content's items.
+func (b *builder) items(items []*astItem, parent int) {
+	for _, it := range items {
+		if len(it.Nodes) == 0 {
+			if b.r >= len(b.s.runs) {
+				panic("parse tree and lexer disagree on the number of runs")
+			}
+			n := int(b.s.runs[b.r])
+			b.r++
+			for range n {
+				b.node(parent)
+			}
+			continue
+		}
+		b.items(it.Nodes, b.node(parent))
 	}
 }
 
@@ -292,16 +305,18 @@ type optInfo struct {
 	valStart, valEnd int
 }
 
-// node converts one parsed node, then its nested nodes, so that File.Nodes
-// is in document order and a parent always comes before its children.
-func (b *builder) node(a *astNode, parent int) {
+// node converts the lexer's next node, whose parent is parent, and
+// returns its index; items converts its nested nodes after it, so that
+// File.Nodes is in document order and a parent always comes before its
+// children.
+func (b *builder) node(parent int) int {
 	src := b.s.src
-	off := a.Pos.Offset
 	if b.k >= len(b.s.nodes) {
 		panic("parse tree and lexer disagree on the number of nodes")
 	}
 	ni := b.s.nodes[b.k]
 	b.k++
+	off := ni.pos
 	fields := b.s.opts[ni.opt : ni.opt+ni.nopt]
 	nameSpan := b.span(ni.name[0], ni.name[1])
 	name := b.intern(b.s.lowerName(src[ni.name[0]:ni.name[1]]))
@@ -337,7 +352,7 @@ func (b *builder) node(a *astNode, parent int) {
 	b.f.Nodes[idx].Broken = b.broken
 	b.docBuf = b.cfg.appendDocument(b.docBuf[:0], &b.f.Nodes[idx])
 	b.f.Nodes[idx].Revision = docRevision(b.docBuf)
-	b.nodes(a.Nodes, idx)
+	return idx
 }
 
 // option reads one field: its name, its value (continuation lines joined
@@ -443,10 +458,21 @@ func keepLines(parts []string, inds []int) string {
 
 func isSpace(c byte) bool { return isWS(c) || c == '\n' || c == '\r' }
 
+// hasSpace reports whether v holds white space as isSpace sees it (bytes
+// of a multi-byte character are never any).
+func hasSpace(v []byte) bool {
+	for _, c := range v {
+		if isSpace(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // collapse turns every run of white space (line ends included) into one
 // space, for an entry that spans lines.
 func collapse(v []byte) string {
-	if bytes.IndexFunc(v, func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
+	if !hasSpace(v) {
 		return string(v)
 	}
 	return strings.Join(strings.Fields(string(v)), " ")
@@ -457,14 +483,14 @@ func isSep(c byte) bool { return c == ',' || c == ';' || c == '|' }
 // links splits a link option's value into entries, with the exact span of
 // each in the source. segs are the value's source segments, one per line.
 func (b *builder) links(name string, segs [][2]int) []Link {
-	val, at := b.flatten(segs)
+	val, off := b.flatten(segs)
 	oneLine := len(segs) == 1
 	out := b.linkBuf(1 + bytes.Count(val, []byte{','}) + bytes.Count(val, []byte{';'}) + bytes.Count(val, []byte{'|'}))
 	// text is val[x:y] as a string: a substring of the source when it
 	// is one, so that most IDs cost no allocation.
 	text := func(x, y int) string {
-		if oneLine && bytes.IndexFunc(val[x:y], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
-			return b.s.str[at(x) : at(x)+y-x]
+		if oneLine && !hasSpace(val[x:y]) {
+			return b.s.str[off.at(x) : off.at(x)+y-x]
 		}
 		return collapse(val[x:y])
 	}
@@ -484,7 +510,7 @@ func (b *builder) links(name string, segs [][2]int) []Link {
 		if a == z {
 			continue
 		}
-		l := Link{Span: b.span(at(a), at(z-1)+1)}
+		l := Link{Span: b.span(off.at(a), off.at(z-1)+1)}
 		idEnd := z
 		// A :cases: entry is a test name pattern: "(...)" at its end is
 		// part of the name (Go subtests, pytest parameters), not a state;
@@ -505,7 +531,7 @@ func (b *builder) links(name string, segs [][2]int) []Link {
 						sz--
 					}
 					l.StateText = text(sa, sz)
-					b.state(&l, name, at(a+q), at(z-1)+1)
+					b.state(&l, name, off.at(a+q), off.at(z-1)+1)
 				}
 			}
 		}
