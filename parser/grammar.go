@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // The grammar over the line lexer's tokens. It is LL(1) and total: every
@@ -12,25 +13,20 @@ import (
 // no node makes no token (the lexer has already decided RST's block
 // structure), so the grammar is only the nesting of seg directives:
 //
-//	File  = Item* .
-//	Item  = Run | Open Item+ End .
-//
-// A Run is one or more seg directives in a row, none of whose content
-// holds a seg directive (most nodes: there is nothing for the grammar to
-// nest in them); Open is a directive whose content does, and End closes
-// that content.
+//	File = Node* .
+//	Node = Directive (Body Node+ End)? .
 
 type astFile struct {
-	Items []*astItem `parser:"@@*"`
+	Nodes []*astNode `parser:"@@*"`
 }
 
-// astItem is a Run when it has no Nodes (an Open has one at least). The
-// nodes' titles, options, bodies and positions stay with the lexer
-// (scanner.nodes, in document order, and scanner.runs, the length of
-// each Run), so that participle, whose cost is per capture and per token,
-// only builds the nesting.
-type astItem struct {
-	Nodes []*astItem `parser:"Run | Open @@+ End"`
+type astNode struct {
+	// Pos is the Directive token's: participle fills it without a
+	// capture. The node's title, options and body stay with the lexer
+	// (scanner.nodes), so that participle, whose cost is per capture and
+	// per token, only builds the nesting.
+	Pos   lexer.Position
+	Nodes []*astNode `parser:"Directive ( Body @@+ End )?"`
 }
 
 var (

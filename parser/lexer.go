@@ -17,26 +17,24 @@ import (
 // Token types of the line lexer. They start at 1: participle's lexer.EOF is
 // -1, and a custom type equal to it would silently be taken as the end.
 const (
-	// tRun is one or more seg directives in a row whose content holds no
-	// seg directive, at the first one's "..": their titles, option fields
-	// and bodies stay with the lexer (scanner.nodes, scanner.opts), and
-	// scanner.runs counts them. Text that holds no seg node (paragraphs,
-	// comments, literal blocks, other markup) makes no token at all: the
-	// lexer has decided it, and a token the grammar only skips cost
-	// participle a branch each (a third of its time); so does a node it
-	// has nothing to nest in.
-	tRun lexer.TokenType = iota + 1
-	// tOpen is a seg directive whose content holds seg directives.
-	tOpen
-	// tEnd closes that content.
+	// tDirective is a seg directive, at its "..": its title and option
+	// fields stay with the lexer (scanner.nodes, scanner.opts). Text that
+	// holds no seg node (paragraphs, comments, literal blocks, other
+	// markup) makes no token at all: the lexer has decided it, and a
+	// token the grammar only skips cost participle a branch each (a third
+	// of its time).
+	tDirective lexer.TokenType = iota + 1
+	// tBody starts the content of a node that holds other seg nodes.
+	tBody
+	// tEnd closes it.
 	tEnd
 )
 
 var symbols = map[string]lexer.TokenType{
-	"EOF":  lexer.EOF,
-	"Run":  tRun,
-	"Open": tOpen,
-	"End":  tEnd,
+	"EOF":       lexer.EOF,
+	"Directive": tDirective,
+	"Body":      tBody,
+	"End":       tEnd,
 }
 
 // lineDef is the participle lexer.Definition for RST. participle's own
@@ -88,7 +86,6 @@ type block struct {
 // nodeInfo is what the builder needs of a seg directive besides its
 // tokens: the line of its "..", and its fields, opts[opt:opt+nopt].
 type nodeInfo struct {
-	pos             int // the ".."
 	head, opt, nopt int
 	name            [2]int // the directive name's bytes
 	title, body     string
@@ -143,8 +140,6 @@ type scanner struct {
 	// each starts and its option fields.
 	nodes []nodeInfo
 	opts  []field
-	// runs is the number of nodes of each Run token, in order.
-	runs []int32
 
 	toks     []token
 	next     int
@@ -172,7 +167,6 @@ type scratch struct {
 	toks  []token
 	nodes []nodeInfo
 	opts  []field
-	runs  []int32
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -184,9 +178,9 @@ func (s *scanner) release() {
 		return
 	}
 	clear(s.nodes) // their strings belong to the file's nodes
-	*s.scr = scratch{lines: s.lines[:0], toks: s.toks[:0], nodes: s.nodes[:0], opts: s.opts[:0], runs: s.runs[:0]}
+	*s.scr = scratch{lines: s.lines[:0], toks: s.toks[:0], nodes: s.nodes[:0], opts: s.opts[:0]}
 	scratchPool.Put(s.scr)
-	s.scr, s.lines, s.toks, s.nodes, s.opts, s.runs = nil, nil, nil, nil, nil, nil
+	s.scr, s.lines, s.toks, s.nodes, s.opts = nil, nil, nil, nil, nil
 }
 
 // token is a token as the scanner keeps it: participle's lexer.Token
@@ -516,7 +510,6 @@ func (s *scanner) run() {
 	s.toks = slices.Grow(s.scr.toks[:0], 16+n)
 	s.nodes = slices.Grow(s.scr.nodes[:0], n)
 	s.opts = slices.Grow(s.scr.opts[:0], 2*n)
-	s.runs = s.scr.runs[:0]
 	top := block{lo: 0, hi: len(s.lines), b: 0, first: -1}
 	s.body(top, true)
 }

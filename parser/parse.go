@@ -131,11 +131,17 @@ func grammarFailure(sf *source.File, err error) diag.Diagnostic {
 }
 
 // build makes the file's nodes from the grammar's tree, with room for
-// every node the lexer found.
+// one per directive token.
 func (b *builder) build(ast *astFile) {
-	b.f.Nodes = make([]Node, 0, len(b.s.nodes))
+	n := 0
+	for _, t := range b.s.toks {
+		if t.typ == tDirective {
+			n++
+		}
+	}
+	b.f.Nodes = make([]Node, 0, n)
 	b.opts = make([]Option, len(b.s.opts))
-	b.items(ast.Items, -1)
+	b.nodes(ast.Nodes, -1)
 }
 
 // rejected reads the outcomes docutils rejects into File.Rejected, with
@@ -218,7 +224,6 @@ type builder struct {
 	docBuf []byte            // scratch: the canonical document of the node being built
 	names  map[string]string // interned names
 	k      int               // the next of the lexer's nodes
-	r      int               // the next of the lexer's runs
 	infos  []optInfo         // scratch
 	opts   []Option          // every option of the file, one allocation
 	lchunk []Link            // see linkBuf
@@ -278,23 +283,9 @@ func (b *builder) diag(code *diag.Code, sp source.Span, format string, args ...a
 	return &b.f.Diagnostics[len(b.f.Diagnostics)-1]
 }
 
-// items converts the grammar's items, whose nodes are the lexer's in
-// document order: a Run is that many nodes without nested nodes, an Open
-// one node and then its content's items.
-func (b *builder) items(items []*astItem, parent int) {
-	for _, it := range items {
-		if len(it.Nodes) == 0 {
-			if b.r >= len(b.s.runs) {
-				panic("parse tree and lexer disagree on the number of runs")
-			}
-			n := int(b.s.runs[b.r])
-			b.r++
-			for range n {
-				b.node(parent)
-			}
-			continue
-		}
-		b.items(it.Nodes, b.node(parent))
+func (b *builder) nodes(ns []*astNode, parent int) {
+	for _, a := range ns {
+		b.node(a, parent)
 	}
 }
 
@@ -305,18 +296,16 @@ type optInfo struct {
 	valStart, valEnd int
 }
 
-// node converts the lexer's next node, whose parent is parent, and
-// returns its index; items converts its nested nodes after it, so that
-// File.Nodes is in document order and a parent always comes before its
-// children.
-func (b *builder) node(parent int) int {
+// node converts one parsed node, then its nested nodes, so that File.Nodes
+// is in document order and a parent always comes before its children.
+func (b *builder) node(a *astNode, parent int) {
 	src := b.s.src
+	off := a.Pos.Offset
 	if b.k >= len(b.s.nodes) {
 		panic("parse tree and lexer disagree on the number of nodes")
 	}
 	ni := b.s.nodes[b.k]
 	b.k++
-	off := ni.pos
 	fields := b.s.opts[ni.opt : ni.opt+ni.nopt]
 	nameSpan := b.span(ni.name[0], ni.name[1])
 	name := b.intern(b.s.lowerName(src[ni.name[0]:ni.name[1]]))
@@ -352,7 +341,7 @@ func (b *builder) node(parent int) int {
 	b.f.Nodes[idx].Broken = b.broken
 	b.docBuf = b.cfg.appendDocument(b.docBuf[:0], &b.f.Nodes[idx])
 	b.f.Nodes[idx].Revision = docRevision(b.docBuf)
-	return idx
+	b.nodes(a.Nodes, idx)
 }
 
 // option reads one field: its name, its value (continuation lines joined
