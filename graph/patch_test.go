@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/segtest"
 	"github.com/seg-trace/seg/needs"
-	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -115,44 +113,14 @@ func TestPatchReadsAcrossFiles(t *testing.T) {
 // differ. It returns how many builds patched the last graph, of how many.
 func checkPatches(t *testing.T, text map[string]string, steps int, edit func(map[string]string) string) (patched, builds int) {
 	t.Helper()
-	opts := cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}),
-		cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }),
-		cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}
-	base := source.NewFileSet()
-	sfs := map[string]*source.File{}
-	parsed := map[string]*parser.File{}
-	parse := func(p string) {
-		sf := sfs[p]
-		if sf == nil {
-			sf = base.Add(p, 0, source.Docutils)
-		} else {
-			sf = base.Replace(sf, 0)
-		}
-		sfs[p] = sf
-		src := []byte(text[p])
-		sf.SetSource(src, false)
-		parsed[p] = parser.ParseFile(sf, src, nil)
-	}
-	for p := range text {
-		if strings.HasSuffix(p, ".rst") {
-			parse(p)
-		}
-	}
+	opts := graphOpts
+	tree := segtest.Parse(text)
 	var m Memo
 	for step := range steps {
 		if step > 0 {
-			p := edit(text)
-			if _, ok := text[p]; !ok {
-				delete(parsed, p)
-			} else if strings.HasSuffix(p, ".rst") {
-				parse(p)
-			}
+			tree.Changed(edit(text))
 		}
-		var files []*parser.File
-		for _, p := range slices.Sorted(maps.Keys(parsed)) {
-			files = append(files, parsed[p])
-		}
-		fset := base.Fork()
+		fset, files := tree.Files()
 		got, gotDiags := BuildMemo(fset, files, nil, nil, nil, &m)
 		want, wantDiags := Build(fset, files, nil, nil)
 		builds++
@@ -175,3 +143,9 @@ func checkPatches(t *testing.T, text map[string]string, steps int, edit func(map
 	}
 	return patched, builds
 }
+
+// graphOpts compare two graphs field by field, the file set and the
+// sphinx-needs project they share by identity.
+var graphOpts = cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}),
+	cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }),
+	cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}
