@@ -108,6 +108,7 @@ func TestLiveIsRun(t *testing.T) {
 			}
 		}
 	}()
+	patched, runs := 0, 0
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(seed), 7))
@@ -116,16 +117,29 @@ func TestLiveIsRun(t *testing.T) {
 				disk[fmt.Sprintf("extra/doc-%d.rst", r.IntN(3))] += segtest.NewNode(r)
 			}
 			segtest.Evidence(r, disk)
-			how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13))}
+			how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13)),
+				runs: func(l *check.Live) {
+					runs++
+					if check.Patched(l) {
+						patched++
+					}
+				}}
 			liveSession(t, r, disk, steps, how, reached)
 		})
 	}
+	// Edits that keep every ID patch the last graph, seg.lock's pins and
+	// all; the outcomes of results files are read anew each run, so a
+	// run with some builds afresh.
+	if patched < runs/8 {
+		t.Errorf("%d of %d runs patched the last graph", patched, runs)
+	}
+	t.Logf("%d of %d runs patched", patched, runs)
 }
 
-// A tree without seg.lock pins or results files is what a live run
-// patches the last graph of and evaluates again in part (graph.Memo,
-// evaluate.Update): held to a fresh check in the same way, and most
-// runs of it are patches.
+// A tree without results files (here without seg.lock too) is what a
+// live run patches the last graph of and evaluates again in part
+// (graph.Memo, evaluate.Update): held to a fresh check in the same way,
+// and most runs of it are patches.
 func TestLiveIsRunPatched(t *testing.T) {
 	seeds, steps := 30, 40
 	if testing.Short() {
