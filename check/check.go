@@ -155,8 +155,9 @@ func (t *Tree) parser(o Options) (Parser, func(int) Stats) {
 func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm *liveMemo) (*Check, error) {
 	var gm *graph.Memo
 	var sm *sourceMemo
+	var km *lockMemo
 	if lm != nil {
-		gm, sm = &lm.graph, &lm.sources
+		gm, sm, km = &lm.graph, &lm.sources, &lm.lock
 	}
 	var diags diag.List
 	for _, f := range parsed {
@@ -181,7 +182,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	}
 	parsed, sdiags, deps := t.sources(parsed, memo, sm)
 	diags = append(diags, sdiags...)
-	lock, err := t.readLock(fset)
+	lock, err := t.readLock(fset, km)
 	if err != nil {
 		return nil, err
 	}
