@@ -110,11 +110,12 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 		m.prev, m.suggest = nil, b.suggest
 		owned := b.owned()
 		m.last = &lastBuild{g: g, dup: b.dup,
-			dups:  slices.Clone(b.diags[:nDups]),
-			links: owned[nDups:nLinks],
-			pins:  slices.Clone(b.diags[nLinks:nPins]), orphans: orphans,
-			cycles: slices.Clone(b.diags[nPins:nCycles]),
-			warns:  owned[nCycles:],
+			dups:    slices.Clone(b.diags[:nDups]),
+			links:   owned[nDups:nLinks],
+			pins:    slices.Clone(b.diags[nLinks:nPins]),
+			orphans: orphans,
+			cycles:  slices.Clone(b.diags[nPins:nCycles]),
+			warns:   owned[nCycles:],
 		}
 	}
 	return g, b.diags
