@@ -51,6 +51,7 @@ func runLsp(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
+	lazyStartUp()
 	return lsp.Serve(context.Background(), stdio{stdin, stdout}, cfg), check.Stats{}, nil
 }
 

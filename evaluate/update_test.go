@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -461,40 +460,14 @@ func TestUpdateAfterPatch(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 23))
 		text := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(6))
 		o := Options{At: at, MaxAgeDays: []int{0, 30}[r.IntN(2)], WaiverWarnDays: 30}
-		base := source.NewFileSet()
-		sfs := map[string]*source.File{}
-		parsed := map[string]*parser.File{}
-		parse := func(p string) {
-			sf := sfs[p]
-			if sf == nil {
-				sf = base.Add(p, 0, source.Docutils)
-			} else {
-				sf = base.Replace(sf, 0)
-			}
-			sfs[p] = sf
-			src := []byte(text[p])
-			sf.SetSource(src, false)
-			parsed[p] = parser.ParseFile(sf, src, nil)
-		}
-		for p := range text {
-			parse(p)
-		}
+		tree := segtest.Parse(text)
 		var m graph.Memo
 		var last *graph.Graph
 		var res *Result
 		var lock []pins.Pin
 		for step := range 60 {
 			if step > 0 {
-				p := segtest.Edit(r, text)
-				if _, ok := text[p]; !ok {
-					delete(parsed, p)
-				} else if strings.HasSuffix(p, ".rst") {
-					parse(p)
-				}
-			}
-			var files []*parser.File
-			for _, p := range slices.Sorted(maps.Keys(parsed)) {
-				files = append(files, parsed[p])
+				tree.Changed(segtest.Edit(r, text))
 			}
 			if seed%2 == 1 && last != nil && (step == 1 || r.IntN(15) == 0) {
 				lock = lock[:0:0]
@@ -511,7 +484,8 @@ func TestUpdateAfterPatch(t *testing.T) {
 			}
 			// A new slice every step, as a check that reads seg.lock
 			// again makes.
-			g, _ := graph.BuildMemo(base.Fork(), files, nil, nil, slices.Clone(lock), &m)
+			fset, files := tree.Files()
+			g, _ := graph.BuildMemo(fset, files, nil, nil, slices.Clone(lock), &m)
 			want := EvaluateWith(g, o)
 			steps++
 			if prev, changed, ok := m.Changed(); ok {

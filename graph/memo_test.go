@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -22,7 +21,7 @@ func TestMemoBuildIsBuild(t *testing.T) {
 	tr := treeOf(600)
 	fset := tr.FileSet()
 	base := tr.Files()[0]
-	opts := cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}), cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }), cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}
+	opts := graphOpts
 	r := rand.New(rand.NewPCG(3, 4))
 	nodes := slices.Clone(base.Nodes)
 	pick := func() int { return r.IntN(len(nodes)) }

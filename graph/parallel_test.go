@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/internal/segtest"
-	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -50,7 +49,7 @@ func TestParallelBuildIsSequentialBuild(t *testing.T) {
 	if len(tr.Nodes) < 4*parallelChunk {
 		t.Fatalf("only %d nodes: the build would not split", len(tr.Nodes))
 	}
-	opts := cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}), cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }), cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}
+	opts := graphOpts
 	defer func(c int) { parallelChunk = c }(parallelChunk)
 	parallelChunk = 1 << 30
 	seq, seqDiags := Build(tr.FileSet(), tr.Files(), nil, nil)

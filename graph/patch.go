@@ -62,7 +62,11 @@ type lastBuild struct {
 // findings are the build's diagnostics in the order a full build makes
 // them.
 func (lb *lastBuild) findings() diag.List {
-	out := make(diag.List, 0, len(lb.dups)+len(lb.links)+len(lb.pins)+len(lb.cycles)+len(lb.warns))
+	n := len(lb.dups) + len(lb.links) + len(lb.pins) + len(lb.cycles) + len(lb.warns)
+	if n == 0 {
+		return nil // as a build without findings leaves them
+	}
+	out := make(diag.List, 0, n)
 	out = append(out, lb.dups...)
 	for _, o := range lb.links {
 		out = append(out, o.d)
@@ -229,10 +233,12 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 			nn := *g0.nodes[t]
 			g.nodes[t] = &nn
 		}
-		g.nodes[t].in = mergeIn(g0.nodes[t].in, freshIn[t], isRelinked)
+		// The edges into t of nodes not relinked, and of the relinked ones
+		// now, in source order.
+		g.nodes[t].in = mergeBy(g0.nodes[t].in, freshIn[t], edgeFrom, isRelinked)
 	}
-	g.open = mergeOpen(g0.open, g.open, isRelinked)
-	links := replaceOwned(lb.links, b.owned(), isRelinked)
+	g.open = mergeBy(g0.open, g.open, openFrom, isRelinked)
+	links := mergeBy(lb.links, b.owned(), diagOwner, isRelinked)
 	b.resetDiags()
 	orphanLines, pinDiags := lb.orphans, lb.pins
 	if len(lock) > 0 {
@@ -267,7 +273,7 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 		b.owner = i
 		b.nodeWarnings(g.nodes[i])
 	}
-	warns := replaceOwned(lb.warns, b.owned(), warn)
+	warns := mergeBy(lb.warns, b.owned(), diagOwner, warn)
 
 	changed := make([]int, 0, len(rein))
 	for _, t := range rein {
@@ -406,39 +412,18 @@ func sameRefines(a, b *Node) bool {
 	return slices.Equal(x, y)
 }
 
-// mergeIn is a node's in list after a patch: the edges of old from nodes
-// not relinked, and fresh, the relinked nodes' edges to it, in source
-// order; nil when empty, as a build makes it.
-func mergeIn(old, fresh []*Edge, relinked map[int32]bool) []*Edge {
-	out := make([]*Edge, 0, len(old)+len(fresh))
-	j := 0
-	for _, e := range old {
-		if relinked[e.from] {
-			continue
-		}
-		for j < len(fresh) && fresh[j].from < e.from {
-			out = append(out, fresh[j])
-			j++
-		}
-		out = append(out, e)
-	}
-	out = append(out, fresh[j:]...)
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-// mergeOpen is the graph's open links after a patch: old's of the nodes
-// not relinked and fresh, the relinked nodes' own, in node order.
-func mergeOpen(old, fresh []OpenLink, relinked map[int32]bool) []OpenLink {
-	var out []OpenLink
+// mergeBy is old without the items whose key is in drop, and fresh (whose
+// keys all are), in key order: both lists are ordered by key. It is nil
+// when empty, as a build leaves an empty list.
+func mergeBy[T any](old, fresh []T, key func(T) int32, drop map[int32]bool) []T {
+	var out []T
 	j := 0
 	for _, o := range old {
-		if relinked[o.from] {
+		k := key(o)
+		if drop[k] {
 			continue
 		}
-		for j < len(fresh) && fresh[j].from < o.from {
+		for j < len(fresh) && key(fresh[j]) < k {
 			out = append(out, fresh[j])
 			j++
 		}
@@ -447,20 +432,6 @@ func mergeOpen(old, fresh []OpenLink, relinked map[int32]bool) []OpenLink {
 	return append(out, fresh[j:]...)
 }
 
-// replaceOwned is old, ordered by owner, with the findings of every owner
-// in redone replaced by fresh (ordered by owner too).
-func replaceOwned(old, fresh []ownedDiag, redone map[int32]bool) []ownedDiag {
-	out := make([]ownedDiag, 0, len(old)+len(fresh))
-	j := 0
-	for _, o := range old {
-		if redone[o.owner] {
-			continue
-		}
-		for j < len(fresh) && fresh[j].owner < o.owner {
-			out = append(out, fresh[j])
-			j++
-		}
-		out = append(out, o)
-	}
-	return append(out, fresh[j:]...)
-}
+func edgeFrom(e *Edge) int32      { return e.from }
+func openFrom(o OpenLink) int32   { return o.from }
+func diagOwner(o ownedDiag) int32 { return o.owner }

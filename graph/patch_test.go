@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -279,46 +278,16 @@ T1 verifies R1 00000000000000d0
 // last graph, of how many.
 func checkPatches(t *testing.T, text map[string]string, steps int, edit func(map[string]string) string, lock func(step int, last *Graph, was string) string) (n patchCounts) {
 	t.Helper()
-	opts := cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}),
-		cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }),
-		cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}
-	base := source.NewFileSet()
-	sfs := map[string]*source.File{}
-	parsed := map[string]*parser.File{}
-	parse := func(p string) {
-		sf := sfs[p]
-		if sf == nil {
-			sf = base.Add(p, 0, source.Docutils)
-		} else {
-			sf = base.Replace(sf, 0)
-		}
-		sfs[p] = sf
-		src := []byte(text[p])
-		sf.SetSource(src, false)
-		parsed[p] = parser.ParseFile(sf, src, nil)
-	}
-	for p := range text {
-		if strings.HasSuffix(p, ".rst") {
-			parse(p)
-		}
-	}
+	opts := graphOpts
+	tree := segtest.Parse(text)
 	var m Memo
 	var last *Graph
 	lockText := ""
 	for step := range steps {
 		if step > 0 {
-			p := edit(text)
-			if _, ok := text[p]; !ok {
-				delete(parsed, p)
-			} else if strings.HasSuffix(p, ".rst") {
-				parse(p)
-			}
+			tree.Changed(edit(text))
 		}
-		var files []*parser.File
-		for _, p := range slices.Sorted(maps.Keys(parsed)) {
-			files = append(files, parsed[p])
-		}
-		fset := base.Fork()
+		fset, files := tree.Files()
 		var ps []pins.Pin
 		if lock != nil {
 			lockText = lock(step, last, lockText)
@@ -361,3 +330,9 @@ func checkPatches(t *testing.T, text map[string]string, steps int, edit func(map
 	}
 	return n
 }
+
+// graphOpts compare two graphs field by field, the file set and the
+// sphinx-needs project they share by identity.
+var graphOpts = cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}),
+	cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }),
+	cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}

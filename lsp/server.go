@@ -594,9 +594,6 @@ func (s *server) analyze(ctx context.Context) {
 		if err != nil {
 			s.showMessage(protocol.MessageTypeError, "seg: "+err.Error())
 		}
-		if reload {
-			s.limitMemory()
-		}
 		// Publish before answering the requests that wait for this
 		// analysis, so that an editor that asks after an edit has the
 		// edit's diagnostics already.
@@ -616,6 +613,12 @@ func (s *server) analyze(ctx context.Context) {
 		s.loadErr = err
 		s.cond.Broadcast()
 		s.mu.Unlock()
+		if reload {
+			// Once the tree's diagnostics are out and the requests that
+			// waited for them can be answered: the collection it forces
+			// takes a third of a second on a large tree.
+			s.limitMemory()
+		}
 	}
 }
 

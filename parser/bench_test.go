@@ -3,6 +3,8 @@ package parser
 import (
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,5 +59,37 @@ func BenchmarkLexer(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s := newScanner(source.NewFileSet().Add("f.rst", len(src), source.Docutils), src, cfg)
 		s.run()
+	}
+}
+
+// BenchmarkParseTreeFiles parses every file of the tree $SEG_BENCH_TREE
+// (a seggen tree, say) one after the other, from memory: the parse alone,
+// without reading or spreading over cores. Profile it with -cpuprofile
+// and -memprofile to see where a cold start's parse goes.
+func BenchmarkParseTreeFiles(b *testing.B) {
+	root := os.Getenv("SEG_BENCH_TREE")
+	if root == "" {
+		b.Skip("SEG_BENCH_TREE is not set")
+	}
+	cfg := DefaultConfig()
+	list, _, err := ListFiles(root, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srcs := make([][]byte, len(list))
+	size := 0
+	for i, l := range list {
+		if srcs[i], err = os.ReadFile(filepath.Join(root, filepath.FromSlash(l.Path))); err != nil {
+			b.Fatal(err)
+		}
+		size += len(srcs[i])
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		fset := source.NewFileSet()
+		for i, l := range list {
+			ParseFile(fset.Add(l.Path, len(srcs[i]), source.Docutils), srcs[i], cfg)
+		}
 	}
 }

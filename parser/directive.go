@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // dirInfo is what the lexer must know of a non-seg directive to find where
@@ -254,11 +252,11 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles, subst boo
 	return d.hi
 }
 
-// node emits the tokens of a seg directive: Directive, Options, then, when
-// it has content, Body, the content's own tokens and End.
+// node emits the tokens of a seg directive: Directive, then, when its
+// content holds seg nodes, Body, their tokens and End.
 // What the tokens stand for (title, option fields, content) is kept in
-// s.nodes and s.opts for the builder: one token for all of a node's
-// options, and no captured values, spare participle most of its
+// s.nodes and s.opts for the builder: one token for the directive with
+// all its options, and no captured values, spare participle most of its
 // per-token and per-capture cost, which dominates parsing time.
 //
 // limit is the end of the block the node sits in. A need (need) keeps
@@ -310,22 +308,23 @@ func (s *scanner) node(d block, p, ns, ne, limit int, kind Kind, need bool) {
 		s.nodes[p].last = k
 	}
 	s.opts = append(s.opts, h.fields...)
-	s.toks = append(s.toks, lexer.Token{Type: tDirective, Pos: s.position(p)})
-	// Options comes even when there are none: an optional token would cost
-	// participle a branch on every node, and nearly every node has options.
-	opos := p
-	if len(h.fields) > 0 {
-		opos = h.fields[0].start
-	}
-	s.toks = append(s.toks, lexer.Token{Type: tOptions, Pos: s.position(opos)})
+	s.toks = append(s.toks, token{tDirective, int32(p)})
 	if c := h.content; c.lo < c.hi && kind != Instruction {
-		s.toks = append(s.toks, lexer.Token{Type: tBody, Pos: s.position(int(s.lines[c.lo].cs))})
+		// Body and End bracket the content only when it holds seg nodes:
+		// the grammar has nothing to nest in the others, and two tokens
+		// less on most nodes spare participle a third of its work.
+		s.toks = append(s.toks, token{tBody, s.lines[c.lo].cs})
+		body := len(s.toks)
 		outer := s.open
 		s.open = k
 		s.body(c, false)
 		s.open = outer
 		s.nodes[k].body = s.dedent(c, s.nodes[k].child)
-		s.toks = append(s.toks, lexer.Token{Type: tEnd, Pos: s.position(int(s.lines[c.hi-1].end))})
+		if len(s.toks) == body {
+			s.toks = s.toks[:body-1]
+		} else {
+			s.toks = append(s.toks, token{tEnd, s.lines[c.hi-1].end})
+		}
 	}
 }
 
@@ -450,32 +449,42 @@ func (s *scanner) dedent(c block, first int) string {
 			j = e - 1
 			continue
 		}
-		n += int(s.lines[j].end-s.lines[j].cs) + 1
+		n++
+		if ln := s.lines[j]; ln.ind >= 0 {
+			n += int(ln.end-ln.cs) + max(0, int(ln.ind)-c.b)
+		}
 	}
-	out := make([]byte, 0, n+32)
+	// The body is written straight into the string it becomes (one
+	// allocation, not a buffer and its copy); line breaks wait until text
+	// follows them, as blank lines before a nested block that ends the
+	// content are not the body's.
+	var out strings.Builder
+	out.Grow(n)
 	child = first
 	started := false
+	breaks := 0
 	for j := c.lo; j < c.hi; j++ {
 		if e := skip(j); e > j {
 			j = e - 1
 			continue
 		}
 		if started {
-			out = append(out, '\n')
+			breaks++
 		}
 		started = true
 		ln := s.lines[j]
 		if ln.ind < 0 {
 			continue
 		}
-		for k := int(ln.ind) - c.b; k > 0; k-- {
-			out = append(out, ' ')
+		for ; breaks > 0; breaks-- {
+			out.WriteByte('\n')
 		}
-		out = append(out, s.src[ln.cs:ln.end]...)
+		for k := int(ln.ind) - c.b; k > 0; k-- {
+			out.WriteByte(' ')
+		}
+		out.Write(s.src[ln.cs:ln.end])
 	}
-	// Blank lines before a nested block that ends the content are not
-	// the body's.
-	return string(bytes.TrimRight(out, "\n"))
+	return out.String()
 }
 
 // needTitles: topics and sidebars may only appear where section titles may.

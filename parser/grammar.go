@@ -14,7 +14,7 @@ import (
 // structure), so the grammar is only the nesting of seg directives:
 //
 //	File = Node* .
-//	Node = Directive Options (Body Node* End)? .
+//	Node = Directive (Body Node+ End)? .
 
 type astFile struct {
 	Nodes []*astNode `parser:"@@*"`
@@ -26,7 +26,7 @@ type astNode struct {
 	// (scanner.nodes), so that participle, whose cost is per capture and
 	// per token, only builds the nesting.
 	Pos   lexer.Position
-	Nodes []*astNode `parser:"Directive Options ( Body @@* End )?"`
+	Nodes []*astNode `parser:"Directive ( Body @@+ End )?"`
 }
 
 var (

@@ -53,11 +53,10 @@ func (l *Link) Address() string {
 
 // flatten joins a value's source segments (one per line) with line ends,
 // and maps each byte of the result back to its source offset.
-func (b *builder) flatten(segs [][2]int) (val []byte, at func(int) int) {
+func (b *builder) flatten(segs [][2]int) (val []byte, at offsets) {
 	src := b.s.src
 	if len(segs) == 1 {
-		base := segs[0][0]
-		return src[segs[0][0]:segs[0][1]], func(i int) int { return base + i }
+		return src[segs[0][0]:segs[0][1]], offsets{base: segs[0][0]}
 	}
 	var offs []int
 	for k, sg := range segs {
@@ -71,15 +70,30 @@ func (b *builder) flatten(segs [][2]int) (val []byte, at func(int) int) {
 		}
 	}
 	offs = append(offs, segs[len(segs)-1][1])
-	return val, func(i int) int { return offs[i] }
+	return val, offsets{offs: offs}
+}
+
+// offsets maps an index of a flattened value to its offset in the
+// source: base+i for a value on one line (a func value would cost an
+// allocation on every link option), else offs[i].
+type offsets struct {
+	base int
+	offs []int
+}
+
+func (o offsets) at(i int) int {
+	if o.offs == nil {
+		return o.base + i
+	}
+	return o.offs[i]
 }
 
 // needLinks reads the entries of a sphinx-needs link option: package needs
 // splits the value, and each entry, its state and each malformed entry get
 // their exact span in the source.
 func (b *builder) needLinks(option string, lt *needs.LinkType, segs [][2]int) []Link {
-	val, at := b.flatten(segs)
-	span := func(a, z int) source.Span { return b.span(at(a), at(z-1)+1) }
+	val, off := b.flatten(segs)
+	span := func(a, z int) source.Span { return b.span(off.at(a), off.at(z-1)+1) }
 	entries, problems := needs.SplitLinks(val, option, lt)
 	for _, p := range problems {
 		b.broken = true
@@ -90,7 +104,7 @@ func (b *builder) needLinks(option string, lt *needs.LinkType, segs [][2]int) []
 		l := Link{ID: e.ID, Part: e.Part, Condition: e.Condition, Span: span(e.Start, e.End)}
 		if e.StateStart >= 0 {
 			l.StateText = e.StateText
-			b.state(&l, lt.Edge, at(e.StateStart), at(e.StateEnd-1)+1)
+			b.state(&l, lt.Edge, off.at(e.StateStart), off.at(e.StateEnd-1)+1)
 		}
 		if l.ID != "" {
 			out = append(out, l)

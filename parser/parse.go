@@ -58,6 +58,7 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 		return f
 	}
 	s := newScanner(sf, src, cfg)
+	defer s.release()
 	if li, n := s.tooLong(); li >= 0 {
 		// docutils (and so Sphinx) parses nothing of such a file; reading
 		// nodes docutils never sees would make seg disagree with it.
@@ -99,6 +100,9 @@ func (b *builder) scannerDiags() {
 // parseTokens runs the grammar over the scanned tokens; the tree may be
 // partial when there is an error.
 func parseTokens(s *scanner) (*astFile, error) {
+	if len(s.toks) == 0 {
+		return &astFile{}, nil // no seg directive: nothing to nest
+	}
 	p, err := theParser()
 	if err != nil {
 		return nil, err
@@ -131,7 +135,7 @@ func grammarFailure(sf *source.File, err error) diag.Diagnostic {
 func (b *builder) build(ast *astFile) {
 	n := 0
 	for _, t := range b.s.toks {
-		if t.Type == tDirective {
+		if t.typ == tDirective {
 			n++
 		}
 	}
@@ -443,10 +447,21 @@ func keepLines(parts []string, inds []int) string {
 
 func isSpace(c byte) bool { return isWS(c) || c == '\n' || c == '\r' }
 
+// hasSpace reports whether v holds white space as isSpace sees it (bytes
+// of a multi-byte character are never any).
+func hasSpace(v []byte) bool {
+	for _, c := range v {
+		if isSpace(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // collapse turns every run of white space (line ends included) into one
 // space, for an entry that spans lines.
 func collapse(v []byte) string {
-	if bytes.IndexFunc(v, func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
+	if !hasSpace(v) {
 		return string(v)
 	}
 	return strings.Join(strings.Fields(string(v)), " ")
@@ -457,14 +472,14 @@ func isSep(c byte) bool { return c == ',' || c == ';' || c == '|' }
 // links splits a link option's value into entries, with the exact span of
 // each in the source. segs are the value's source segments, one per line.
 func (b *builder) links(name string, segs [][2]int) []Link {
-	val, at := b.flatten(segs)
+	val, off := b.flatten(segs)
 	oneLine := len(segs) == 1
 	out := b.linkBuf(1 + bytes.Count(val, []byte{','}) + bytes.Count(val, []byte{';'}) + bytes.Count(val, []byte{'|'}))
 	// text is val[x:y] as a string: a substring of the source when it
 	// is one, so that most IDs cost no allocation.
 	text := func(x, y int) string {
-		if oneLine && bytes.IndexFunc(val[x:y], func(r rune) bool { return r < 0x80 && isSpace(byte(r)) }) < 0 {
-			return b.s.str[at(x) : at(x)+y-x]
+		if oneLine && !hasSpace(val[x:y]) {
+			return b.s.str[off.at(x) : off.at(x)+y-x]
 		}
 		return collapse(val[x:y])
 	}
@@ -484,7 +499,7 @@ func (b *builder) links(name string, segs [][2]int) []Link {
 		if a == z {
 			continue
 		}
-		l := Link{Span: b.span(at(a), at(z-1)+1)}
+		l := Link{Span: b.span(off.at(a), off.at(z-1)+1)}
 		idEnd := z
 		// A :cases: entry is a test name pattern: "(...)" at its end is
 		// part of the name (Go subtests, pytest parameters), not a state;
@@ -505,7 +520,7 @@ func (b *builder) links(name string, segs [][2]int) []Link {
 						sz--
 					}
 					l.StateText = text(sa, sz)
-					b.state(&l, name, at(a+q), at(z-1)+1)
+					b.state(&l, name, off.at(a+q), off.at(z-1)+1)
 				}
 			}
 		}

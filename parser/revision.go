@@ -164,7 +164,7 @@ func (c *Config) appendDocument(dst []byte, n *Node) []byte {
 // (no node the parser reads has one; nodes made in memory might) is
 // written as \n.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r") {
+	if strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\r') < 0 {
 		return s
 	}
 	return strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\n`).Replace(s)

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// lspStartLimit is the memory limit while seg lsp reads its tree: the
+// most the server lets itself use once the tree is read (lsp's
+// limitMemory), so start-up peaks no higher than editing does.
+const lspStartLimit = 900 << 20
+
+// lazyStartUp makes the collector lazy while seg lsp reads its tree.
+// A cold start allocates about twice the live heap it ends with (the
+// parse's garbage, then the graph's); with the default GOGC the
+// collector runs whenever the heap has doubled since the last run, from
+// 4 MB on (22 times on the 50,000-requirement tree), marking the growing
+// tree each time: about a fifth of the start-up's CPU. With no GOGC and a memory limit instead, it runs only when the
+// limit nears, once or twice. Once the tree is read, the server sets the
+// collector as it wants for editing (it forces a collection first).
+//
+// GOGC or GOMEMLIMIT in the environment are the user's choice and left
+// alone. The limit is at most half an address-space or data limit on the
+// process (ulimit -v, -d), so that seg lsp does not fail under a limit it
+// ran under before. A tree whose live heap passes half the limit before
+// the server takes over would make the collector run back to back;
+// collection goes back to the default then (watchStartUp).
+func lazyStartUp() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	limit := int64(lspStartLimit)
+	if r := memoryRlimit(); r > 0 {
+		limit = min(limit, r/2)
+	}
+	debug.SetMemoryLimit(limit)
+	debug.SetGCPercent(-1)
+	watchStartUp(limit)
+}
+
+// startUpSamples are what watchStartUp reads after each collection.
+var startUpSamples = []metrics.Sample{
+	{Name: "/gc/cycles/forced:gc-cycles"},
+	{Name: "/gc/heap/live:bytes"},
+}
+
+// watchStartUp looks at the heap after every collection until the first
+// forced one (the server's, once the tree is read: from then on the
+// collector's settings are the server's), and restores the default
+// collector if the live heap needs more room than limit leaves.
+func watchStartUp(limit int64) {
+	var mu sync.Mutex // cleanups may run at once
+	done := false
+	metrics.Read(startUpSamples)
+	forced0 := startUpSamples[0].Value.Uint64()
+	var arm func()
+	arm = func() {
+		runtime.AddCleanup(new([2]*int), func(struct{}) {
+			mu.Lock()
+			defer mu.Unlock()
+			if done {
+				return
+			}
+			metrics.Read(startUpSamples)
+			switch startUpStep(startUpSamples[0].Value.Uint64()-forced0, startUpSamples[1].Value.Uint64(), limit) {
+			case keepWatching:
+				arm()
+				return
+			case backToDefault:
+				debug.SetMemoryLimit(math.MaxInt64)
+				debug.SetGCPercent(100)
+			}
+			done = true
+		}, struct{}{})
+	}
+	arm()
+}
+
+type startUpAction int
+
+const (
+	keepWatching  startUpAction = iota
+	stopWatching                // the server has taken over
+	backToDefault               // the limit is too tight for this tree
+)
+
+// startUpStep decides after a collection, when forced collections have
+// run since start-up and live bytes are left.
+func startUpStep(forced, live uint64, limit int64) startUpAction {
+	switch {
+	case forced > 0:
+		return stopWatching
+	case live > uint64(limit)/2:
+		return backToDefault
+	}
+	return keepWatching
+}
