@@ -156,8 +156,9 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	var gm *graph.Memo
 	var sm *sourceMemo
 	var rm *resultsMemo
+	var km *lockMemo
 	if lm != nil {
-		gm, sm, rm = &lm.graph, &lm.sources, &lm.results
+		gm, sm, rm, km = &lm.graph, &lm.sources, &lm.results, &lm.lock
 	}
 	var diags diag.List
 	for _, f := range parsed {
@@ -182,7 +183,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	}
 	parsed, sdiags, deps := t.sources(parsed, memo, sm)
 	diags = append(diags, sdiags...)
-	lock, err := t.readLock(fset)
+	lock, err := t.readLock(fset, km)
 	if err != nil {
 		return nil, err
 	}

@@ -21,9 +21,9 @@ import (
 // Everything after the parse (results files, seg.lock, :source: files,
 // the sphinx-needs post-processing, the graph and the evaluation) is done
 // again on every run, by the code Run uses, so a run gives exactly what
-// Run gives on the same text; the results stage, the :source: stage, the
-// graph build and the evaluation take shortcuts from the run before
-// (liveMemo), each checked against the new input.
+// Run gives on the same text; the results stage, the :source: stage,
+// seg.lock's reading, the graph build and the evaluation take shortcuts
+// from the run before (liveMemo), each checked against the new input.
 //
 // A Live is used from one goroutine; the Checks it returns do not change
 // and may be read from any number.
@@ -53,6 +53,8 @@ type liveMemo struct {
 	graph   graph.Memo
 	sources sourceMemo
 	results resultsMemo
+	// lock is the seg.lock read last (most edits leave it as it was).
+	lock lockMemo
 	// res is the last run's evaluation, of the graph evaluated.
 	res       *evaluate.Result
 	evaluated *graph.Graph

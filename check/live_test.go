@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/internal/randlock"
 	"github.com/seg-trace/seg/internal/segtest"
@@ -108,6 +109,7 @@ func TestLiveIsRun(t *testing.T) {
 			}
 		}
 	}()
+	patched, runs := 0, 0
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(seed), 7))
@@ -116,10 +118,23 @@ func TestLiveIsRun(t *testing.T) {
 				disk[fmt.Sprintf("extra/doc-%d.rst", r.IntN(3))] += segtest.NewNode(r)
 			}
 			segtest.Evidence(r, disk)
-			how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13))}
+			how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13)),
+				runs: func(l *check.Live) {
+					runs++
+					if check.Patched(l) {
+						patched++
+					}
+				}}
 			liveSession(t, r, disk, steps, how, reached)
 		})
 	}
+	// Edits that keep every ID patch the last graph, seg.lock's pins and
+	// all; a results file too recent to trust by its identity is read
+	// anew (every run on the real clock), and such a run builds afresh.
+	if patched < runs/8 {
+		t.Errorf("%d of %d runs patched the last graph", patched, runs)
+	}
+	t.Logf("%d of %d runs patched", patched, runs)
 }
 
 // A tree without seg.lock pins is what a live run patches the last graph
@@ -816,4 +831,104 @@ func (l lockedTree) WalkDir(name string, fn fs.WalkDirFunc) error {
 		}
 		return fn(p, d, err)
 	})
+}
+
+// A live run takes the last run's seg.lock, the same pins, when the file
+// holds the same bytes (and its graph build patches the last graph), and
+// reads it again when a byte changed, though its size and times are what
+// they were, or when it is gone.
+func TestLiveLock(t *testing.T) {
+	root := t.TempDir()
+	disk := map[string]string{"a.rst": `.. sreq:: R
+   :id: R1
+
+.. impl:: I
+   :id: I1
+   :implements: R1
+
+.. test:: T
+   :id: T1
+   :verifies: R1
+`}
+	writeFiles(t, root, disk)
+	first, _ := fresh(t, root)
+	var lock strings.Builder
+	for e := range first.Graph.Edges() {
+		fmt.Fprintf(&lock, "%s %s\n", first.Graph.Link(e), parser.RevisionString(first.Graph.To(e).Revision()))
+	}
+	// A pin of a link the tree lacks: its finding shows where it is.
+	lock.WriteString("GONE verifies R0 0123456789abcdef\n")
+	disk["seg.lock"] = lock.String()
+	writeFiles(t, root, disk)
+	tr, err := check.Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := tr.Live(check.Options{})
+	var last *check.Check
+	run := func(what string, sameLock, patched bool) {
+		t.Helper()
+		c, err := l.Run(liveAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, want := fresh(t, root); want != reports(t, c) {
+			t.Fatalf("%s: live (+) and fresh (-) checks differ:\n%s", what, cmp.Diff(want, reports(t, c)))
+		}
+		if last != nil && (c.Lock == last.Lock) != sameLock {
+			t.Errorf("%s: the run took the last run's seg.lock: %v, want %v", what, !sameLock, sameLock)
+		}
+		if check.Patched(l) != patched {
+			t.Errorf("%s: the run patched the last graph: %v, want %v", what, !patched, patched)
+		}
+		last = c
+	}
+	edit := func() {
+		t.Helper()
+		disk["a.rst"] += "\nProse.\n"
+		writeFiles(t, root, disk)
+		l.Changed("a.rst")
+	}
+	run("start", false, false)
+	if !last.Graph.HasPins() || slices.ContainsFunc(last.Diagnostics, func(d diag.Diagnostic) bool { return d.Code.Name == "stale-link" }) {
+		t.Fatal("the start has no pins, or a stale one")
+	}
+	edit()
+	run("edit", true, true)
+
+	// One digit of a revision changes; the file keeps its size and times.
+	name := filepath.Join(root, "seg.lock")
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := disk["seg.lock"]
+	i := strings.IndexByte(text, '\n') - 1 // the first pin's revision's last digit
+	digit := "0"
+	if text[i] == '0' {
+		digit = "1"
+	}
+	disk["seg.lock"] = text[:i] + digit + text[i+1:]
+	writeFiles(t, root, disk)
+	if err := os.Chtimes(name, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	run("seg.lock changed", false, false)
+	if !slices.ContainsFunc(last.Diagnostics, func(d diag.Diagnostic) bool { return d.Code.Name == "stale-link" }) {
+		t.Fatal("a pin to another revision is not stale")
+	}
+	edit()
+	run("edit after", true, true)
+	// A new file of the tree: seg.lock's place in the file set moves on.
+	disk["b.rst"] = ".. sreq:: S\n   :id: R2\n"
+	writeFiles(t, root, disk)
+	l.Changed("b.rst")
+	run("new file", false, false)
+	edit()
+	run("edit after the new file", true, true)
+	delete(disk, "seg.lock")
+	os.Remove(name)
+	run("seg.lock gone", false, false)
+	edit()
+	run("edit without seg.lock", false, true)
 }

@@ -448,12 +448,14 @@ func describe(g *graph.Graph, n *graph.Node, open map[int][]string) string {
 // the nodes the build names as changed, over the edits a writer makes
 // to a tree of several files (segtest.Edit), is the full evaluation of
 // the new graph, and holds only the new graph's nodes and edges: a node
-// the build did not make anew is the last graph's own.
+// the build did not make anew is the last graph's own. Half the sessions
+// pin most links of the graph of some step before, one pin in four to a
+// stale revision (the edits then orphan pins and give them back).
 func TestUpdateAfterPatch(t *testing.T) {
 	defer func(l float64) { updateLimit = l }(updateLimit)
 	updateLimit = 1
 	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	updates, steps := 0, 0
+	updates, steps, pinned := 0, 0, 0
 	for seed := range uint64(40) {
 		r := rand.New(rand.NewPCG(seed, 23))
 		text := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(6))
@@ -462,12 +464,28 @@ func TestUpdateAfterPatch(t *testing.T) {
 		var m graph.Memo
 		var last *graph.Graph
 		var res *Result
+		var lock []pins.Pin
 		for step := range 60 {
 			if step > 0 {
 				tree.Changed(segtest.Edit(r, text))
 			}
+			if seed%2 == 1 && last != nil && (step == 1 || r.IntN(15) == 0) {
+				lock = lock[:0:0]
+				for e := range last.Edges() {
+					if !last.From(e).Pinnable() || r.IntN(4) == 0 {
+						continue
+					}
+					rev := last.To(e).Revision()
+					if r.IntN(4) == 0 {
+						rev++
+					}
+					lock = append(lock, pins.Pin{Link: last.Link(e), Revision: rev})
+				}
+			}
+			// A new slice every step, as a check that reads seg.lock
+			// again makes.
 			fset, files := tree.Files()
-			g, _ := graph.BuildMemo(fset, files, nil, nil, nil, &m)
+			g, _ := graph.BuildMemo(fset, files, nil, nil, slices.Clone(lock), &m)
 			want := EvaluateWith(g, o)
 			steps++
 			if prev, changed, ok := m.Changed(); ok {
@@ -475,6 +493,9 @@ func TestUpdateAfterPatch(t *testing.T) {
 					t.Fatalf("seed %d step %d: the build patched another graph than the last", seed, step)
 				}
 				updates++
+				if g.HasPins() {
+					pinned++
+				}
 				res = Update(g, o, res, prev, changed)
 				b := rebinder{g: g}
 				b.result(res)
@@ -491,10 +512,10 @@ func TestUpdateAfterPatch(t *testing.T) {
 			last = g
 		}
 	}
-	if updates < steps/8 {
-		t.Errorf("only %d of %d builds were patched and updated", updates, steps)
+	if updates < steps/8 || pinned < updates/4 {
+		t.Errorf("only %d of %d builds were patched and updated, %d with pins", updates, steps, pinned)
 	}
-	t.Logf("%d of %d builds patched and updated", updates, steps)
+	t.Logf("%d of %d builds patched and updated, %d with pins", updates, steps, pinned)
 }
 
 // rebinder copies a Result, replacing the nodes and edges of earlier

@@ -37,7 +37,7 @@ func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 }
 
 func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
-	if m != nil {
+	if m != nil && m.sameLock(lock) {
 		if g, diags, ok := m.patch(fset, files, extra, cfg, lock); ok {
 			return g, diags
 		}
@@ -100,7 +100,7 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 	b.makeEdges(pn, first, targets)
 	nLinks := len(b.diags)
 	b.owner = -1
-	b.attachPins(lock)
+	orphans := b.attachPins(lock)
 	nPins := len(b.diags)
 	b.cycles()
 	nCycles := len(b.diags)
@@ -110,11 +110,12 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 		m.prev, m.suggest = nil, b.suggest
 		owned := b.owned()
 		m.last = &lastBuild{g: g, dup: b.dup,
-			dups:   slices.Clone(b.diags[:nDups]),
-			links:  owned[nDups:nLinks],
-			pins:   slices.Clone(b.diags[nLinks:nPins]),
-			cycles: slices.Clone(b.diags[nPins:nCycles]),
-			warns:  owned[nCycles:],
+			dups:    slices.Clone(b.diags[:nDups]),
+			links:   owned[nDups:nLinks],
+			pins:    slices.Clone(b.diags[nLinks:nPins]),
+			orphans: orphans,
+			cycles:  slices.Clone(b.diags[nPins:nCycles]),
+			warns:   owned[nCycles:],
 		}
 	}
 	return g, b.diags
@@ -407,6 +408,8 @@ type builder struct {
 	owner  int32
 	owners []int32
 	dup    map[string]bool
+	// pinSlab is where attachPin allocates pins.
+	pinSlab []Pin
 }
 
 func (b *builder) diag(d diag.Diagnostic) {

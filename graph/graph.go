@@ -279,7 +279,7 @@ type Edge struct {
 	// a whole Span would double the size of the graph's largest array.
 	pos   source.Pos
 	width int32
-	pin   int32      // index in Graph.pins + 1; 0 for none
+	pin   *Pin       // nil for none; never changed once the build is done
 	x     *edgeExtra // nil for an edge of seg's own link options
 }
 
@@ -346,7 +346,7 @@ type Graph struct {
 	open    []OpenLink     // link entries that made no edge, in (from, position) order
 	needs   *needs.Project // the sphinx-needs project, nil when none
 	files   *source.FileSet
-	pins    []Pin
+	pinned  int        // edges with a pin
 	orphans []pins.Pin // seg.lock pins whose link the tree lacks
 }
 

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/seg-trace/seg/diag"
@@ -40,6 +41,13 @@ type Memo struct {
 	last    *lastBuild
 	prev    *Graph
 	suggest *suggester
+	// lock is the last build's seg.lock; lockHead and lockNext list its
+	// lines by the ID they pin a link of (the first line of each ID, the
+	// next line of the same ID, -1 after the last), made by the first
+	// patch that needs them.
+	lock     []pins.Pin
+	lockHead map[string]int32
+	lockNext []int32
 	// reused counts the sorts and indexes replayed and the nodes whose
 	// targets were copied (for the tests).
 	reusedSort, reusedIndex int
@@ -48,7 +56,10 @@ type Memo struct {
 
 // BuildMemo is BuildPinned reusing what m kept from the last build of
 // the same tree, and keeping in m what the next can reuse. A nil m is
-// BuildPinned.
+// BuildPinned. lock must not change once given (a new seg.lock is a new
+// slice): a build patches the last graph only where its lock holds the
+// same pins as the last build's, which is cheap to tell when it is the
+// same slice.
 func BuildMemo(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
 	return buildPinned(fset, files, extra, cfg, lock, m)
 }
@@ -120,4 +131,37 @@ func (m *Memo) lookup(keys []nodeKey) (byID map[string]int32, reused bool) {
 		}
 	}
 	return byID, false
+}
+
+// sameLock reports whether lock holds the pins the last build's did, in
+// the same order, and keeps it for the next build.
+func (m *Memo) sameLock(lock []pins.Pin) bool {
+	same := len(lock) == len(m.lock) && (len(lock) == 0 || &lock[0] == &m.lock[0] || slices.Equal(lock, m.lock))
+	if !same {
+		m.lockHead, m.lockNext = nil, nil
+	}
+	m.lock = lock
+	return same
+}
+
+// lockLines calls f with the place in m.lock of every line that pins a
+// link from id, in file order.
+func (m *Memo) lockLines(id string, f func(k int32)) {
+	if m.lockHead == nil {
+		m.lockHead = make(map[string]int32)
+		m.lockNext = make([]int32, len(m.lock))
+		for k := len(m.lock) - 1; k >= 0; k-- {
+			next, ok := m.lockHead[m.lock[k].From]
+			if !ok {
+				next = -1
+			}
+			m.lockNext[k] = next
+			m.lockHead[m.lock[k].From] = int32(k)
+		}
+	}
+	k, ok := m.lockHead[id]
+	for ok && k >= 0 {
+		f(k)
+		k = m.lockNext[k]
+	}
 }

@@ -27,7 +27,10 @@ import (
 //   - its warnings read its edges and the nodes they reach, and for a
 //     waiver of a test, that test's outcomes;
 //   - the refinement order, the cycles and their findings read every
-//     refines edge and where it is written.
+//     refines edge and where it is written;
+//   - an edge's pin is the seg.lock lines of its link, all of which name
+//     the node it leaves; a line is an orphan pin when that node has no
+//     edge of its link (or the tree no node of the ID).
 
 // ownedDiag is a finding about one node, kept so that a patch can replace
 // the findings of the nodes it changes and keep the others.
@@ -49,6 +52,8 @@ type lastBuild struct {
 	// are ordered by owner.
 	dups, pins, cycles []diag.Diagnostic
 	links, warns       []ownedDiag
+	// orphans are the places in seg.lock of the lines pins warns of.
+	orphans []int32
 	// changed lists the nodes a patch made anew (nil after a full build).
 	changed []int
 	patched bool
@@ -96,11 +101,11 @@ const patchFloor = 1024
 // patch builds the graph of files and extra from the last build, when the
 // input differs from the last in the nodes of some files only, and those
 // files have the same IDs, of the same kinds, in the same order as
-// before, none an ID two nodes have, and seg.lock pins nothing. ok is
-// false when it does not apply.
+// before, none an ID two nodes have. The caller has made sure lock is the
+// last build's (sameLock). ok is false when it does not apply.
 func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin) (*Graph, diag.List, bool) {
 	lb := m.last
-	if lb == nil || len(lock) > 0 || lb.g.HasPins() || len(files) != len(lb.files) || len(extra) != len(lb.extra) ||
+	if lb == nil || len(files) != len(lb.files) || len(extra) != len(lb.extra) ||
 		len(extra) > 0 && &extra[0] != &lb.extra[0] {
 		return nil, nil, false
 	}
@@ -154,7 +159,7 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	relink = slices.Compact(relink)
 
 	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: g0.byID, order: g0.order, cyclic: g0.cyclic,
-		needs: g0.needs, files: fset, pins: g0.pins, orphans: g0.orphans}
+		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans}
 	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest}
 	isRelinked := make(map[int32]bool, len(relink))
 	cycles := false
@@ -177,6 +182,7 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 		g.nodes[i] = new(Node)
 		b.fill(g.nodes[i], int(i), m.pn[i], shadow, p)
 	}
+	var orphans []int32 // the relinked nodes' orphan lines
 	for _, i := range relink {
 		old, nn, n := g0.nodes[i], g.nodes[i], m.pn[i]
 		g.numEdges -= len(old.out)
@@ -195,6 +201,9 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 		b.links(i, n, targets)
 		b.setOut(nn, 0)
 		g.numEdges += len(nn.out)
+		if len(lock) > 0 {
+			orphans = m.repin(b, old, nn, orphans)
+		}
 		if g0.cyclic[i] || !sameRefines(old, nn) {
 			cycles = true
 		}
@@ -231,6 +240,15 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	g.open = mergeBy(g0.open, g.open, openFrom, isRelinked)
 	links := mergeBy(lb.links, b.owned(), diagOwner, isRelinked)
 	b.resetDiags()
+	orphanLines, pinDiags := lb.orphans, lb.pins
+	if len(lock) > 0 {
+		if lines, ok := reorphan(g, lock, lb.orphans, orphans, isRelinked); !ok {
+			b.owner = -1
+			b.orphanPins(lock, lines)
+			orphanLines, pinDiags = lines, b.diags
+			b.resetDiags()
+		}
+	}
 	cycleDiags := lb.cycles
 	if cycles {
 		b.owner = -1
@@ -276,12 +294,50 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	m.prev = g0
 	m.suggest = b.suggest
 	m.last = &lastBuild{g: g, files: files, extra: extra, needs: np, dup: lb.dup,
-		dups: lb.dups, pins: lb.pins, cycles: cycleDiags, links: links, warns: warns,
+		dups: lb.dups, pins: pinDiags, orphans: orphanLines, cycles: cycleDiags, links: links, warns: warns,
 		changed: changed, patched: true}
 	// The link targets a full build may copy were looked up for nodes
 	// this patch replaced.
 	m.tpn, m.first, m.targets = nil, nil, nil
 	return g, m.last.findings(), true
+}
+
+// repin gives the edges of nn, a relinked node made anew in place of
+// old, the pins of their links, as attachPins would, and adds to orphans
+// the places of the lines of nn's ID that pin none of its links.
+func (m *Memo) repin(b *builder, old, nn *Node, orphans []int32) []int32 {
+	for k := range old.out {
+		if old.out[k].pin != nil {
+			b.g.pinned--
+		}
+	}
+	m.lockLines(nn.id, func(k int32) {
+		if !b.attachPin(nn, m.lock[k], 1) {
+			orphans = append(orphans, k)
+		}
+	})
+	return orphans
+}
+
+// reorphan is the places in lock of the orphan lines after a patch: was,
+// those of the graph before, with the lines of relinked nodes replaced
+// by now (theirs after the patch). ok is true when they are the same.
+func reorphan(g *Graph, lock []pins.Pin, was, now []int32, relinked map[int32]bool) (lines []int32, ok bool) {
+	slices.Sort(now)
+	var kept, gone []int32
+	for _, k := range was {
+		if from, ok := g.byID[lock[k].From]; ok && relinked[from] {
+			gone = append(gone, k)
+		} else {
+			kept = append(kept, k)
+		}
+	}
+	if slices.Equal(gone, now) {
+		return was, true
+	}
+	lines = append(kept, now...)
+	slices.Sort(lines)
+	return lines, false
 }
 
 // matchFile adds to dirty the index of every node of f, the parse of a

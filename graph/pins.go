@@ -21,14 +21,14 @@ type Pin struct {
 
 // Pin returns the pin of the link e was written in, if any.
 func (g *Graph) Pin(e *Edge) (Pin, bool) {
-	if e.pin == 0 {
+	if e.pin == nil {
 		return Pin{}, false
 	}
-	return g.pins[e.pin-1], true
+	return *e.pin, true
 }
 
 // HasPins reports whether any edge has a pin.
-func (g *Graph) HasPins() bool { return len(g.pins) > 0 }
+func (g *Graph) HasPins() bool { return g.pinned > 0 }
 
 // OrphanPins are the seg.lock pins whose link the tree does not have (the
 // first line of each), in file order.
@@ -40,14 +40,30 @@ func (g *Graph) Link(e *Edge) pins.Link {
 }
 
 // attachPins gives every edge the pin of its link, and reports the pins
-// whose link the tree does not have.
-func (b *builder) attachPins(ps []pins.Pin) {
+// whose link the tree does not have. It returns the places in ps of the
+// orphan lines.
+func (b *builder) attachPins(ps []pins.Pin) []int32 {
 	g := b.g
-	var orphaned map[pins.Link]bool
-	for _, p := range ps {
-		if b.attachPin(p) {
+	var orphans []int32
+	for k, p := range ps {
+		if from, ok := g.byID[p.From]; ok && b.attachPin(g.nodes[from], p, len(ps)-k) {
 			continue
 		}
+		orphans = append(orphans, int32(k))
+	}
+	b.orphanPins(ps, orphans)
+	return orphans
+}
+
+// orphanPins warns of the lines of ps at the places lines names (in
+// order), the pins of links the tree lacks, and makes them the graph's
+// orphan pins.
+func (b *builder) orphanPins(ps []pins.Pin, lines []int32) {
+	g := b.g
+	g.orphans = nil
+	var orphaned map[pins.Link]bool
+	for _, k := range lines {
+		p := ps[k]
 		// Every line is warned of (each is a pin of a link the tree
 		// lacks, a duplicate one too); OrphanPins lists each link once.
 		if orphaned == nil {
@@ -66,28 +82,29 @@ func (b *builder) attachPins(ps []pins.Pin) {
 	}
 }
 
-// attachPin adds p's revision to the pin of every edge of its link and
-// reports whether there was one. A large tree pins hundreds of thousands
-// of links: finding the link among its source node's few edges costs one
-// lookup of an ID, where a map keyed by whole links hashed three strings
-// for every pin and every edge.
-func (b *builder) attachPin(p pins.Pin) bool {
+// attachPin adds p's revision to the pin of every edge of its link, which
+// leaves n, and reports whether there was one. A large tree pins hundreds
+// of thousands of links: finding the link among its source node's few
+// edges costs one lookup of an ID, where a map keyed by whole links
+// hashed three strings for every pin and every edge. Pins are allocated
+// from a slab of up to more (the lines left to attach).
+func (b *builder) attachPin(n *Node, p pins.Pin, more int) bool {
 	g := b.g
-	from, ok := g.byID[p.From]
-	if !ok {
-		return false
-	}
 	found := false
-	for e := range g.Out(g.nodes[from], 0) {
+	for e := range g.Out(n, 0) {
 		if e.Option() != p.Link.Link || g.To(e).ID() != p.To {
 			continue
 		}
 		found = true
-		if e.pin == 0 {
-			g.pins = append(g.pins, Pin{Pos: p.Pos})
-			e.pin = int32(len(g.pins))
+		if e.pin == nil {
+			if len(b.pinSlab) == cap(b.pinSlab) {
+				b.pinSlab = make([]Pin, 0, max(more, 1))
+			}
+			b.pinSlab = append(b.pinSlab, Pin{Pos: p.Pos})
+			e.pin = &b.pinSlab[len(b.pinSlab)-1]
+			g.pinned++
 		}
-		g.pins[e.pin-1].Revisions = append(g.pins[e.pin-1].Revisions, p.Revision)
+		e.pin.Revisions = append(e.pin.Revisions, p.Revision)
 	}
 	return found
 }
