@@ -50,16 +50,30 @@ func Read(path string) ([]byte, error) {
 		return nil, bare(err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil {
+	st, err = f.Stat()
+	if err != nil {
 		return nil, bare(err)
 	} else if !st.Mode().IsRegular() {
 		return nil, notRegular(st.Mode())
 	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, bare(err)
+	// Read into a buffer of the file's size (a seg.lock of a large tree is
+	// tens of megabytes, and the language server reads it at every
+	// edit); one byte more sees that the file ended where it said, and
+	// a file that grew since is still read whole.
+	data := make([]byte, 0, st.Size()+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, bare(err)
+		}
 	}
-	return data, nil
 }
 
 func notRegular(m fs.FileMode) error {
