@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -156,34 +157,43 @@ func livePatched(t *testing.T, results bool) {
 	if testing.Short() {
 		seeds = 6
 	}
-	patched, runs := 0, 0
-	for seed := range seeds {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(seed), 17))
-			disk := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(4))
-			how := liveHow{cached: seed%2 == 1, bare: true, runs: func(l *check.Live) {
-				runs++
-				if check.Patched(l) {
-					patched++
-				}
-			}}
-			if results {
-				segtest.Evidence(r, disk)
-				// The witness is an implementation (while no edit
-				// takes it away): else every run reads the results again.
-				disk["extra/witness.rst"] = ".. impl:: Witness\n   :id: I0\n   :implements: R0\n"
-				how.settled = true
-				how.events = rand.New(rand.NewPCG(uint64(seed), 19))
-			}
-			liveSession(t, r, disk, steps, how, map[string]bool{})
-		})
-	}
+	var patched, runs atomic.Int64
+	// The sessions are independent: they run on every core, and the
+	// counts are read once all are done.
+	t.Run("sessions", func(t *testing.T) {
+		for seed := range seeds {
+			t.Run(fmt.Sprint(seed), func(t *testing.T) {
+				t.Parallel()
+				patchedSession(t, seed, steps, results, &patched, &runs)
+			})
+		}
+	})
 	// RandomTree's IDs are few and often taken twice, and many edits add,
 	// rename or remove one: those runs build afresh.
-	if patched < runs/8 {
-		t.Errorf("%d of %d runs patched the last graph", patched, runs)
+	if patched.Load() < runs.Load()/8 {
+		t.Errorf("%d of %d runs patched the last graph", patched.Load(), runs.Load())
 	}
-	t.Logf("%d of %d runs patched", patched, runs)
+	t.Logf("%d of %d runs patched", patched.Load(), runs.Load())
+}
+
+func patchedSession(t *testing.T, seed, steps int, results bool, patched, runs *atomic.Int64) {
+	r := rand.New(rand.NewPCG(uint64(seed), 17))
+	disk := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(4))
+	how := liveHow{cached: seed%2 == 1, bare: true, runs: func(l *check.Live) {
+		runs.Add(1)
+		if check.Patched(l) {
+			patched.Add(1)
+		}
+	}}
+	if results {
+		segtest.Evidence(r, disk)
+		// The witness is an implementation (while no edit
+		// takes it away): else every run reads the results again.
+		disk["extra/witness.rst"] = ".. impl:: Witness\n   :id: I0\n   :implements: R0\n"
+		how.settled = true
+		how.events = rand.New(rand.NewPCG(uint64(seed), 19))
+	}
+	liveSession(t, r, disk, steps, how, map[string]bool{})
 }
 
 // liveHow says how a session runs: through a parse cache or not; with
