@@ -1,8 +1,8 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
-	"github.com/seg-trace/seg/cache"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/bench/gen"
+	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -139,6 +140,46 @@ func BenchmarkLiveAfterEdit(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// BenchmarkLiveAfterRename times a live run after an edit that renames
+// an ID, as typing a new directive's :id: does at every keystroke: the
+// graph cannot be patched (the nodes' order by ID moves), and the run is
+// the full one.
+func BenchmarkLiveAfterRename(b *testing.B) {
+	t, root := benchTree(b)
+	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	l := t.Live(Options{Cache: cache.Open(b.TempDir(), "bench", t.Config.Parser)})
+	if _, err := l.Run(at); err != nil {
+		b.Fatal(err)
+	}
+	var path string
+	for p := range l.files {
+		if path == "" || p < path {
+			path = p
+		}
+	}
+	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := bytes.Index(text, []byte(":id: "))
+	if i < 0 {
+		b.Fatalf("%s has no :id:", path)
+	}
+	end := i + bytes.IndexByte(text[i:], '\n')
+	n := 0
+	for b.Loop() {
+		edited := slices.Concat(text[:end], []byte(fmt.Sprintf("-R%d", n)), text[end:])
+		l.SetText(path, edited)
+		if _, err := l.Run(at); err != nil {
+			b.Fatal(err)
+		}
+		if Patched(l) {
+			b.Fatal("a rename patched the graph")
+		}
+		n++
 	}
 }
 
