@@ -731,3 +731,42 @@ func TestStateAndResultFixes(t *testing.T) {
 		}
 	}
 }
+
+// Results files, the files :source: entries name and seg.lock are watched
+// by no one: a server with nothing to do runs the analysis again every
+// so often (Config.Recheck) and publishes what a test run outside the
+// editor changed.
+func TestRecheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the recheck")
+	}
+	junit := func(failure string) string {
+		return "<?xml version=\"1.0\"?>\n<testsuites>\n  <testsuite name=\"suite\" timestamp=\"2026-11-20T10:00:00\">\n" +
+			"    <testcase classname=\"suite\" name=\"case_a\" time=\"0.1\">" + failure + "</testcase>\n  </testsuite>\n</testsuites>\n"
+	}
+	root := writeTree(t, map[string]string{
+		"seg.toml": "[[results]]\npath = \"results/*.xml\"\nwitnesses = [\"I1\"]\n",
+		"docs/r.rst": ".. sreq:: R\n   :id: R1\n\n.. test:: T\n   :id: T1\n   :verifies: R1\n   :cases: suite.case_a\n\n" +
+			".. impl:: I\n   :id: I1\n   :implements: R1\n",
+		"results/run.xml": junit(""),
+	})
+	cfg := at
+	cfg.Recheck = 50 * time.Millisecond
+	c := start(t, root, cfg, "")
+	if got := brief(c, c.diagnostics("docs/r.rst")); len(got) != 0 {
+		t.Fatalf("setup: %v", got)
+	}
+	// The tests run again outside the editor, and one fails; nothing
+	// tells the server.
+	if err := os.WriteFile(filepath.Join(root, "results/run.xml"), []byte(junit(`<failure message="boom"/>`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if got := brief(c, c.diagnostics("docs/r.rst")); len(got) == 1 && strings.Contains(got[0], "unsatisfied") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("the failed case never showed: %v", brief(c, c.diagnostics("docs/r.rst")))
+}

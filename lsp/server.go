@@ -13,6 +13,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -47,7 +48,18 @@ type Config struct {
 	// choose (limitMemory), -1 leaves the collector alone (for tests that
 	// run servers in one process).
 	MemoryLimit int64
+	// Recheck is how often a server with nothing to do runs the analysis
+	// again to see files no one tells it of: results files, the files
+	// :source: entries name, seg.lock (neither the client's watcher nor
+	// the poller covers them, and a test run outside the editor changes
+	// results files). A run that finds nothing changed costs little: every
+	// stage checks its files' identities and keeps its output. 0 means
+	// every 3 seconds, a negative value never.
+	Recheck time.Duration
 }
+
+// recheckEvery is Config.Recheck's default.
+const recheckEvery = 3 * time.Second
 
 // Serve runs the server on rwc until the client sends exit or closes the
 // stream, and returns the process's exit code: 0 after shutdown then
@@ -94,8 +106,12 @@ type server struct {
 
 	// analysis state, under mu
 	pending map[string][]byte // path -> open text, or nil: read the disk
-	reload  bool              // read the whole tree again
-	gen     int               // bumped by every change
+	// recheck asks for a run with nothing pending (rechecks); lastRun is
+	// when the last analysis ended.
+	recheck bool
+	lastRun time.Time
+	reload  bool // read the whole tree again
+	gen     int  // bumped by every change
 	snap    snapshot
 	snapGen int
 	loadErr error
@@ -130,6 +146,9 @@ func (s *server) run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(newGuardedStream(rwc, s.log.Printf)), jsonrpc2.WithCodec(codec{}))
 	s.conn.Go(ctx, s.guard(protocol.ServerHandler(s, nil)))
 	go s.analyze(ctx)
+	if every := cmp.Or(s.cfg.Recheck, recheckEvery); every > 0 {
+		go s.rechecks(ctx, every)
+	}
 	code := 1
 	select {
 	case code = <-s.exitCode:
@@ -548,12 +567,36 @@ func (s *server) fileChangedLocked(path string) {
 	s.markLocked(path, nil)
 }
 
+// rechecks asks for an analysis every so often while the server has had
+// none for that long (Config.Recheck).
+func (s *server) rechecks(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return
+		}
+		if s.snap != nil && !s.reload && len(s.pending) == 0 && time.Since(s.lastRun) >= every {
+			s.recheck = true
+			s.cond.Broadcast()
+		}
+		s.mu.Unlock()
+	}
+}
+
 // analyze runs the engine whenever something changed, and publishes what
 // changed in the findings.
 func (s *server) analyze(ctx context.Context) {
 	for {
 		s.mu.Lock()
-		for !s.closed && !s.reload && len(s.pending) == 0 {
+		for !s.closed && !s.reload && len(s.pending) == 0 && !s.recheck {
 			s.cond.Wait()
 		}
 		if s.closed {
@@ -564,6 +607,9 @@ func (s *server) analyze(ctx context.Context) {
 		changes := s.pending
 		s.pending = map[string][]byte{}
 		s.reload = false
+		recheck := s.recheck && len(changes) == 0 && !reload
+		s.recheck = false
+		lastErr := s.loadErr
 		gen := s.gen
 		eng := s.eng
 		open := map[string][]byte{}
@@ -591,7 +637,9 @@ func (s *server) analyze(ctx context.Context) {
 		if snap == nil {
 			snap = prev
 		}
-		if err != nil {
+		if err != nil && !(recheck && lastErr != nil && lastErr.Error() == err.Error()) {
+			// (A recheck that finds the same trouble does not say it again
+			// every few seconds.)
 			s.showMessage(protocol.MessageTypeError, "seg: "+err.Error())
 		}
 		// Publish before answering the requests that wait for this
@@ -611,6 +659,7 @@ func (s *server) analyze(ctx context.Context) {
 		s.snap = snap
 		s.snapGen = gen
 		s.loadErr = err
+		s.lastRun = time.Now()
 		s.cond.Broadcast()
 		s.mu.Unlock()
 		if reload {
