@@ -37,6 +37,17 @@ func BenchmarkEngine(b *testing.B) {
 			}
 		}
 	})
+	// A recheck: a run with nothing changed (Config.Recheck).
+	b.Run("recheck", func(b *testing.B) {
+		for range b.N {
+			next, err := e.update(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			next.changedSince(snap)
+			snap = next
+		}
+	})
 	f := files[len(files)/2]
 	text := append([]byte(nil), snap.text(f)...)
 	b.Run("edit", func(b *testing.B) {
