@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -190,7 +189,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	diags = append(diags, lock.Diagnostics...)
 	extra := rs.outcomes
 	if len(pp.External) > 0 {
-		extra = append(slices.Clip(extra), pp.External...)
+		extra = lm.withExternal(rs.outcomes, pp.External)
 	}
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)

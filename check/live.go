@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -55,6 +56,9 @@ type liveMemo struct {
 	results resultsMemo
 	// lock is the seg.lock read last (most edits leave it as it was).
 	lock lockMemo
+	// external is the last run's outcomes and external needs, joined
+	// (withExternal).
+	external struct{ outcomes, needs, extra []parser.Node }
 	// res is the last run's evaluation, of the graph evaluated.
 	res       *evaluate.Result
 	evaluated *graph.Graph
@@ -216,4 +220,26 @@ func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte) {
 		return buf, err
 	})
 	return f, buf
+}
+
+// withExternal is the outcomes of results files followed by the needs of
+// other projects, the extra nodes of the graph build. The post-processing
+// reads external needs anew every run; when they are what the last run
+// read, and the outcomes are the last run's, the last run's slice is
+// given again, so that the graph build can patch the last graph (it
+// knows extra nodes by their place in memory).
+func (lm *liveMemo) withExternal(outcomes, needs []parser.Node) []parser.Node {
+	if lm != nil && sameNodes(outcomes, lm.external.outcomes) && reflect.DeepEqual(needs, lm.external.needs) {
+		return lm.external.extra
+	}
+	extra := append(slices.Clip(outcomes), needs...)
+	if lm != nil {
+		lm.external.outcomes, lm.external.needs, lm.external.extra = outcomes, needs, extra
+	}
+	return extra
+}
+
+// sameNodes reports whether a and b are the same nodes in memory.
+func sameNodes(a, b []parser.Node) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -532,17 +532,34 @@ func TestLiveIsRunNeeds(t *testing.T) {
 	if testing.Short() {
 		seeds = 2
 	}
+	// Half the sessions also read the needs of another project (read anew
+	// every run), which a local requirement satisfies.
+	external := maps(disk, nil)
+	external["ubproject.toml"] = strings.Replace(external["ubproject.toml"], "build_json = true\n",
+		"build_json = true\nexternal_needs = [{ base_url = \"https://other.example\", json_path = \"../other/needs.json\" }]\n", 1)
+	external["other/needs.json"] = `{"current_version": "1", "project": "Other", "versions": {"1": {"needs": {
+  "OTHER_REQ": {"id": "OTHER_REQ", "type": "stkh_req", "title": "Theirs", "status": "open", "tags": [], "links": []}
+}}}}`
+	external["docs/system/requirements.rst"] = strings.Replace(external["docs/system/requirements.rst"],
+		":satisfies: STKH_ONE_TOUCH\n", ":satisfies: STKH_ONE_TOUCH, OTHER_REQ\n", 1)
+	if external["ubproject.toml"] == disk["ubproject.toml"] || external["docs/system/requirements.rst"] == disk["docs/system/requirements.rst"] {
+		t.Fatal("examples/needs changed: the external needs are not set up")
+	}
 	patched, runs := 0, 0
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(seed), 11))
+			tree := disk
+			if seed%2 == 1 {
+				tree = external
+			}
 			how := liveHow{cached: seed%2 == 0, settled: seed%4 >= 2, runs: func(l *check.Live) {
 				runs++
 				if check.Patched(l) {
 					patched++
 				}
 			}}
-			liveSession(t, r, maps(disk, nil), 25, how, map[string]bool{})
+			liveSession(t, r, maps(tree, nil), 25, how, map[string]bool{})
 		})
 	}
 	// The patch of a sphinx-needs graph (need links, parents) is held to
