@@ -117,22 +117,7 @@ func BenchmarkRunAfterEdit(b *testing.B) {
 // as the language server runs by default: what the server does after a
 // didChange.
 func BenchmarkLiveAfterEdit(b *testing.B) {
-	t, root := benchTree(b)
-	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	l := t.Live(Options{Cache: cache.Open(b.TempDir(), "bench", t.Config.Parser)})
-	if _, err := l.Run(at); err != nil {
-		b.Fatal(err)
-	}
-	var path string
-	for p := range l.files {
-		if path == "" || p < path {
-			path = p
-		}
-	}
-	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
-	if err != nil {
-		b.Fatal(err)
-	}
+	l, path, text, at := liveBench(b)
 	i := 0
 	for b.Loop() {
 		l.SetText(path, append(text, fmt.Sprintf("\nedit %d\n", i)...))
@@ -143,18 +128,16 @@ func BenchmarkLiveAfterEdit(b *testing.B) {
 	}
 }
 
-// BenchmarkLiveAfterRename times a live run after an edit that renames
-// an ID, as typing a new directive's :id: does at every keystroke: the
-// graph cannot be patched (the nodes' order by ID moves), and the run is
-// the full one.
-func BenchmarkLiveAfterRename(b *testing.B) {
+// liveBench starts a Live check of $SEG_BENCH_TREE through a parse
+// cache, as the language server runs by default, and runs it once; it
+// returns the first file's path and text, for the benchmark to edit.
+func liveBench(b *testing.B) (l *Live, path string, text []byte, at time.Time) {
 	t, root := benchTree(b)
-	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	l := t.Live(Options{Cache: cache.Open(b.TempDir(), "bench", t.Config.Parser)})
+	at = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	l = t.Live(Options{Cache: cache.Open(b.TempDir(), "bench", t.Config.Parser)})
 	if _, err := l.Run(at); err != nil {
 		b.Fatal(err)
 	}
-	var path string
 	for p := range l.files {
 		if path == "" || p < path {
 			path = p
@@ -164,6 +147,15 @@ func BenchmarkLiveAfterRename(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return l, path, text, at
+}
+
+// BenchmarkLiveAfterRename times a live run after an edit that renames
+// an ID, as typing a new directive's :id: does at every keystroke: the
+// graph cannot be patched (the nodes' order by ID moves), and the run is
+// the full one.
+func BenchmarkLiveAfterRename(b *testing.B) {
+	l, path, text, at := liveBench(b)
 	i := bytes.Index(text, []byte(":id: "))
 	if i < 0 {
 		b.Fatalf("%s has no :id:", path)
