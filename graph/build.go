@@ -239,20 +239,25 @@ func (b *builder) setUp(pn []*parser.Node, shadowOf map[*parser.Node]string, par
 				copied++
 				continue
 			}
-			k := first[i]
-			for j := range n.Options {
-				for _, l := range n.Options[j].Links {
-					to, ok := g.byID[l.ID]
-					if !ok {
-						to = -1
-					}
-					targets[k] = to
-					k++
-				}
-			}
+			g.lookUp(n, targets[first[i]:first[i]])
 		}
 	})
 	return first, targets
+}
+
+// lookUp appends to dst the node each link entry of n names, in option
+// order, -1 where none has the ID.
+func (g *Graph) lookUp(n *parser.Node, dst []int32) []int32 {
+	for j := range n.Options {
+		for _, l := range n.Options[j].Links {
+			to, ok := g.byID[l.ID]
+			if !ok {
+				to = -1
+			}
+			dst = append(dst, to)
+		}
+	}
+	return dst
 }
 
 // makeEdges makes the edges of every node's links, in node order on one

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/seg-trace/seg/diag"
@@ -116,31 +117,90 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	if np != lb.needs {
 		return nil, nil, false
 	}
-	g0 := lb.g
-	// The nodes of the changed files, by index, with their new parse and
-	// (a sphinx-needs tree) the ID of the node whose body holds them.
-	var dirty []int32
-	parse := map[int32]*parser.Node{}
-	parent := map[int32]string{}
+	ed, ok := m.edited(files, np != nil)
+	if !ok {
+		return nil, nil, false
+	}
+	p := m.newPatcher(fset, np, ed.dirty)
+	p.makeNodes(ed)
+	orphans, cycles := p.linkNodes(lock)
+	p.rewire()
+	links := mergeBy(lb.links, p.b.owned(), diagOwner, p.isRelinked)
+	p.b.resetDiags()
+	orphanLines, pinDiags := lb.orphans, lb.pins
+	if len(lock) > 0 {
+		if lines, ok := reorphan(p.g, lock, lb.orphans, orphans, p.isRelinked); !ok {
+			orphanLines, pinDiags = lines, p.findings(func() { p.b.orphanPins(lock, lines) })
+		}
+	}
+	cycleDiags := lb.cycles
+	if cycles {
+		cycleDiags = p.findings(p.b.cycles)
+	}
+	warns := p.warnings()
+	m.prev = p.g0
+	m.suggest = p.b.suggest
+	m.last = &lastBuild{g: p.g, files: files, extra: extra, needs: np, dup: lb.dup,
+		dups: lb.dups, pins: pinDiags, orphans: orphanLines, cycles: cycleDiags, links: links, warns: warns,
+		changed: p.changed(cycles), patched: true}
+	// The link targets a full build may copy were looked up for nodes
+	// this patch replaced.
+	m.tpn, m.first, m.targets = nil, nil, nil
+	return p.g, m.last.findings(), true
+}
+
+// edit is the nodes of the files an edit changed: their indices in the
+// graph (sorted), their new parse, and in a sphinx-needs tree the ID of
+// the node whose body holds each.
+type edit struct {
+	dirty  []int32
+	parse  map[int32]*parser.Node
+	parent map[int32]string
+}
+
+// edited finds the nodes of the files that are not the last build's,
+// and reports false when a patch cannot take them (matchFile) or they
+// are too many for a patch to pay.
+func (m *Memo) edited(files []*parser.File, withParents bool) (edit, bool) {
+	lb := m.last
+	ed := edit{parse: map[int32]*parser.Node{}, parent: map[int32]string{}}
 	for i, f := range files {
 		old := lb.files[i]
 		if f == old {
 			continue
 		}
 		if f.Path != old.Path {
-			return nil, nil, false
+			return ed, false
 		}
 		var ok bool
-		if dirty, ok = m.matchFile(old, f, np != nil, dirty, parse, parent); !ok {
-			return nil, nil, false
+		if ed.dirty, ok = m.matchFile(old, f, withParents, ed.dirty, ed.parse, ed.parent); !ok {
+			return ed, false
 		}
-		if len(dirty) > patchFloor && len(dirty) > len(g0.nodes)/patchLimit {
-			return nil, nil, false
+		if len(ed.dirty) > patchFloor && len(ed.dirty) > len(lb.g.nodes)/patchLimit {
+			return ed, false
 		}
 	}
-	slices.Sort(dirty)
-	// Nodes that name a changed node with a link of the wrong kind show
-	// where it is in their finding: link them again too.
+	slices.Sort(ed.dirty)
+	return ed, true
+}
+
+// patcher is one patch under way: the graph before (g0), the graph it
+// makes (g), the nodes it links again (relink) and those whose in list
+// it makes again (rein, once rewire has run).
+type patcher struct {
+	m          *Memo
+	g0, g      *Graph
+	b          *builder
+	relink     []int32
+	isRelinked map[int32]bool
+	rein       []int32
+}
+
+// newPatcher starts a patch of the last graph for an edit of the nodes
+// dirty. Besides those, it links again the nodes that name one of them
+// with a link of the wrong kind: their finding shows where it is.
+func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32) *patcher {
+	g0 := m.last.g
 	relink := slices.Clone(dirty)
 	isDirty := make(map[int32]bool, len(dirty))
 	for _, i := range dirty {
@@ -148,158 +208,146 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	}
 	for k := range g0.open {
 		o := &g0.open[k]
-		if o.reason != WrongKind {
-			continue
-		}
-		if to, ok := g0.byID[o.link.ID]; ok && isDirty[to] {
+		if to, ok := g0.byID[o.link.ID]; ok && o.reason == WrongKind && isDirty[to] {
 			relink = append(relink, o.from)
 		}
 	}
 	slices.Sort(relink)
 	relink = slices.Compact(relink)
-
+	isRelinked := make(map[int32]bool, len(relink))
+	for _, i := range relink {
+		isRelinked[i] = true
+	}
 	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: g0.byID, order: g0.order, cyclic: g0.cyclic,
 		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans}
 	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest}
-	isRelinked := make(map[int32]bool, len(relink))
-	cycles := false
-	// Every node is made before any is linked: a wrong-kind finding shows
-	// where its target is now.
-	for _, i := range relink {
-		isRelinked[i] = true
-		old := g0.nodes[i]
-		if n := parse[i]; n != nil {
-			m.pn[i] = n
+	return &patcher{m: m, g0: g0, g: g, b: b, relink: relink, isRelinked: isRelinked}
+}
+
+// makeNodes makes every relinked node anew, before any is linked: a
+// wrong-kind finding shows where its target is now.
+func (p *patcher) makeNodes(ed edit) {
+	for _, i := range p.relink {
+		old := p.g0.nodes[i]
+		if n := ed.parse[i]; n != nil {
+			p.m.pn[i] = n
 		}
-		p, ok := parent[i]
+		parent, ok := ed.parent[i]
 		if !ok {
-			p = old.parent
+			parent = old.parent
 		}
 		shadow := ""
 		if old.shadow {
 			shadow = old.id
 		}
-		g.nodes[i] = new(Node)
-		b.fill(g.nodes[i], int(i), m.pn[i], shadow, p)
+		p.g.nodes[i] = new(Node)
+		p.b.fill(p.g.nodes[i], int(i), p.m.pn[i], shadow, parent)
 	}
-	var orphans []int32 // the relinked nodes' orphan lines
-	for _, i := range relink {
-		old, nn, n := g0.nodes[i], g.nodes[i], m.pn[i]
-		g.numEdges -= len(old.out)
-		targets := make([]int32, 0, 8)
-		for j := range n.Options {
-			for _, l := range n.Options[j].Links {
-				to, ok := g.byID[l.ID]
-				if !ok {
-					to = -1
-				}
-				targets = append(targets, to)
-			}
-		}
-		b.edges = make([]Edge, 0, len(targets))
-		b.owner = i
-		b.links(i, n, targets)
-		b.setOut(nn, 0)
-		g.numEdges += len(nn.out)
+}
+
+// linkNodes makes the relinked nodes' edges, open links and link
+// findings, and gives their edges their pins. It returns the places in
+// lock of the lines of their IDs that pin none of their links, and
+// whether the refinement order and the cycles must be worked out again
+// (a relinked node's refines edges changed, or it sits on a cycle, whose
+// finding shows where its links are).
+func (p *patcher) linkNodes(lock []pins.Pin) (orphans []int32, cycles bool) {
+	for _, i := range p.relink {
+		old, nn, n := p.g0.nodes[i], p.g.nodes[i], p.m.pn[i]
+		p.g.numEdges -= len(old.out)
+		targets := p.g.lookUp(n, nil)
+		p.b.edges = make([]Edge, 0, len(targets))
+		p.b.links(i, n, targets)
+		p.b.setOut(nn, 0)
+		p.g.numEdges += len(nn.out)
 		if len(lock) > 0 {
-			orphans = m.repin(b, old, nn, orphans)
+			orphans = p.m.repin(p.b, old, nn, orphans)
 		}
-		if g0.cyclic[i] || !sameRefines(old, nn) {
+		if p.g0.cyclic[i] || !sameRefines(old, nn) {
 			cycles = true
 		}
 	}
-	// The in lists of the relinked nodes and of every node they name,
-	// before or now.
-	var rein []int32
-	for _, i := range relink {
-		rein = append(rein, i)
-		for _, n := range []*Node{g0.nodes[i], g.nodes[i]} {
-			for k := range n.out {
-				rein = append(rein, n.out[k].to)
-			}
+	return orphans, cycles
+}
+
+// rewire makes again the in lists of the relinked nodes and of every
+// node they name, before or now, and the open links.
+func (p *patcher) rewire() {
+	g0, g := p.g0, p.g
+	fresh := map[int32][]*Edge{}
+	for _, i := range p.relink {
+		p.rein = append(p.rein, i)
+		for k := range g0.nodes[i].out {
+			p.rein = append(p.rein, g0.nodes[i].out[k].to)
 		}
-	}
-	slices.Sort(rein)
-	rein = slices.Compact(rein)
-	freshIn := map[int32][]*Edge{}
-	for _, i := range relink {
 		n := g.nodes[i]
 		for k := range n.out {
-			freshIn[n.out[k].to] = append(freshIn[n.out[k].to], &n.out[k])
+			p.rein = append(p.rein, n.out[k].to)
+			fresh[n.out[k].to] = append(fresh[n.out[k].to], &n.out[k])
 		}
 	}
-	for _, t := range rein {
-		if !isRelinked[t] {
+	slices.Sort(p.rein)
+	p.rein = slices.Compact(p.rein)
+	for _, t := range p.rein {
+		if !p.isRelinked[t] {
 			nn := *g0.nodes[t]
 			g.nodes[t] = &nn
 		}
 		// The edges into t of nodes not relinked, and of the relinked ones
 		// now, in source order.
-		g.nodes[t].in = mergeBy(g0.nodes[t].in, freshIn[t], edgeFrom, isRelinked)
+		g.nodes[t].in = mergeBy(g0.nodes[t].in, fresh[t], edgeFrom, p.isRelinked)
 	}
-	g.open = mergeBy(g0.open, g.open, openFrom, isRelinked)
-	links := mergeBy(lb.links, b.owned(), diagOwner, isRelinked)
-	b.resetDiags()
-	orphanLines, pinDiags := lb.orphans, lb.pins
-	if len(lock) > 0 {
-		if lines, ok := reorphan(g, lock, lb.orphans, orphans, isRelinked); !ok {
-			b.owner = -1
-			b.orphanPins(lock, lines)
-			orphanLines, pinDiags = lines, b.diags
-			b.resetDiags()
-		}
-	}
-	cycleDiags := lb.cycles
-	if cycles {
-		b.owner = -1
-		b.cycles()
-		cycleDiags = b.diags
-		b.resetDiags()
-	}
-	// Warnings: of the nodes made anew, and of every node that names one.
+	g.open = mergeBy(g0.open, g.open, openFrom, p.isRelinked)
+}
+
+// findings runs step on the patch's builder with no node as owner and
+// returns the findings it made.
+func (p *patcher) findings(step func()) diag.List {
+	p.b.owner = -1
+	step()
+	d := p.b.diags
+	p.b.resetDiags()
+	return d
+}
+
+// warnings makes again the warnings of the nodes made anew and of every
+// node that names one (a waiver's read its outcomes' results), and
+// returns the graph's warnings.
+func (p *patcher) warnings() []ownedDiag {
 	warn := map[int32]bool{}
-	for _, t := range rein {
+	for _, t := range p.rein {
 		warn[t] = true
-		for _, e := range g.nodes[t].in {
+		for _, e := range p.g.nodes[t].in {
 			warn[e.from] = true
 		}
 	}
-	order := make([]int32, 0, len(warn))
-	for i := range warn {
-		order = append(order, i)
-	}
-	slices.Sort(order)
+	order := slices.Sorted(maps.Keys(warn))
 	for _, i := range order {
-		b.owner = i
-		b.nodeWarnings(g.nodes[i])
+		p.b.nodeWarnings(p.g.nodes[i])
 	}
-	warns := mergeBy(lb.warns, b.owned(), diagOwner, warn)
+	return mergeBy(p.m.last.warns, p.b.owned(), diagOwner, warn)
+}
 
-	changed := make([]int, 0, len(rein))
-	for _, t := range rein {
+// changed is the nodes the patch made anew (Memo.Changed). When the
+// cycles were worked out again, a node may have joined or left one
+// without an edge of its own changing: it is made anew too.
+func (p *patcher) changed(cycles bool) []int {
+	changed := make([]int, 0, len(p.rein))
+	for _, t := range p.rein {
 		changed = append(changed, int(t))
 	}
-	if cycles {
-		// A node may join or leave a cycle without an edge of its own
-		// changing.
-		for i := range g.cyclic {
-			if g.cyclic[i] != g0.cyclic[i] && g.nodes[i] == g0.nodes[i] {
-				nn := *g0.nodes[i]
-				g.nodes[i] = &nn
-				changed = append(changed, i)
-			}
-		}
-		slices.Sort(changed)
+	if !cycles {
+		return changed
 	}
-	m.prev = g0
-	m.suggest = b.suggest
-	m.last = &lastBuild{g: g, files: files, extra: extra, needs: np, dup: lb.dup,
-		dups: lb.dups, pins: pinDiags, orphans: orphanLines, cycles: cycleDiags, links: links, warns: warns,
-		changed: changed, patched: true}
-	// The link targets a full build may copy were looked up for nodes
-	// this patch replaced.
-	m.tpn, m.first, m.targets = nil, nil, nil
-	return g, m.last.findings(), true
+	for i := range p.g.cyclic {
+		if p.g.cyclic[i] != p.g0.cyclic[i] && p.g.nodes[i] == p.g0.nodes[i] {
+			nn := *p.g0.nodes[i]
+			p.g.nodes[i] = &nn
+			changed = append(changed, i)
+		}
+	}
+	slices.Sort(changed)
+	return changed
 }
 
 // repin gives the edges of nn, a relinked node made anew in place of
