@@ -369,11 +369,26 @@ func (m *sourceMemo) run(h *fileHashes, parsed []*parser.File) (out []*parser.Fi
 	if m.count == nil {
 		m.count, m.patterns, m.known = map[string]int{}, map[string]*matched{}, map[string]knownSum{}
 	}
-	// The entries each file names: last run's for a parse seen then.
-	// count follows how many entries name each pattern, so that the
-	// patterns of the tree are not gathered again from every file.
-	files := make(map[*parser.File]sourced, len(parsed))
-	reset := false
+	files, reset := m.entries(parsed)
+	r := &sourceRun{m: m, h: h, now: now, seen: make(map[string]knownSum, len(m.known))}
+	changed := m.rematch(r, reset)
+	lookup := func(p string) *matched { return m.patterns[p] }
+	out, diags = m.redo(parsed, files, changed, lookup)
+	if len(changed) > 0 || reset || m.deps == nil {
+		d := writeDeps(m.list, lookup)
+		m.deps = &d
+	}
+	m.remember(r, reset)
+	m.files = files
+	return out, diags, *m.deps
+}
+
+// entries are the entries each file names: last run's for a parse seen
+// then. count follows how many entries name each pattern, so that the
+// patterns of the tree are not gathered again from every file; reset
+// reports that the set of patterns changed.
+func (m *sourceMemo) entries(parsed []*parser.File) (files map[*parser.File]sourced, reset bool) {
+	files = make(map[*parser.File]sourced, len(parsed))
 	for _, f := range parsed {
 		s, ok := m.files[f]
 		if !ok {
@@ -399,16 +414,19 @@ func (m *sourceMemo) run(h *fileHashes, parsed []*parser.File) (out []*parser.Fi
 	if reset || m.list == nil {
 		m.list = slices.Sorted(maps.Keys(m.count))
 	}
-	list := m.list
+	return files, reset
+}
 
-	r := &sourceRun{m: m, h: h, now: now, seen: make(map[string]knownSum, len(m.known))}
-	found := make([]*matched, len(list))
-	each(len(list), func(i int, buf []byte) []byte {
-		found[i] = r.match(list[i])
+// rematch matches every pattern again (on every core) and returns those
+// whose files, hashes or error differ from last run's.
+func (m *sourceMemo) rematch(r *sourceRun, reset bool) map[string]bool {
+	found := make([]*matched, len(m.list))
+	each(len(m.list), func(i int, buf []byte) []byte {
+		found[i] = r.match(m.list[i])
 		return buf
 	})
 	changed := map[string]bool{}
-	for i, p := range list {
+	for i, p := range m.list {
 		if old := m.patterns[p]; old == nil || !sameMatch(old, found[i]) {
 			m.patterns[p] = found[i]
 			changed[p] = true
@@ -421,8 +439,12 @@ func (m *sourceMemo) run(h *fileHashes, parsed []*parser.File) (out []*parser.Fi
 			}
 		}
 	}
-	lookup := func(p string) *matched { return m.patterns[p] }
+	return changed
+}
 
+// redo works the revisions out again for the files first seen or naming
+// a changed pattern; every other file keeps last run's copy.
+func (m *sourceMemo) redo(parsed []*parser.File, files map[*parser.File]sourced, changed map[string]bool, lookup func(string) *matched) (out []*parser.File, diags diag.List) {
 	out = parsed
 	cloned := false
 	for i, f := range parsed {
@@ -441,10 +463,12 @@ func (m *sourceMemo) run(h *fileHashes, parsed []*parser.File) (out []*parser.Fi
 		out[i] = s.out
 		diags = append(diags, s.diags...)
 	}
-	if len(changed) > 0 || reset || m.deps == nil {
-		d := writeDeps(list, lookup)
-		m.deps = &d
-	}
+	return out, diags
+}
+
+// remember keeps the identities of the files this run could trust, for
+// the next.
+func (m *sourceMemo) remember(r *sourceRun, reset bool) {
 	for p, k := range r.seen {
 		if k.trusted {
 			m.known[p] = k
@@ -459,8 +483,6 @@ func (m *sourceMemo) run(h *fileHashes, parsed []*parser.File) (out []*parser.Fi
 			}
 		}
 	}
-	m.files = files
-	return out, diags, *m.deps
 }
 
 // sameMatch reports whether a pattern matched the same files with the
