@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/diag"
-	"github.com/seg-trace/seg/lsp"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -25,7 +24,7 @@ func TestEveryCodeIsDocumented(t *testing.T) {
 			headings[h] = true
 		}
 	}
-	for _, c := range append(diag.Codes(), lsp.EditorCodes...) {
+	for _, c := range diag.Codes() {
 		if !headings[c.Name] {
 			t.Errorf("docs/codes.md has no section for %q", c.Name)
 		}

@@ -51,7 +51,7 @@ func runLsp(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
-	lazyStartUp()
+	lsp.LazyStartUp()
 	return lsp.Serve(context.Background(), stdio{stdin, stdout}, cfg), check.Stats{}, nil
 }
 

@@ -44,7 +44,18 @@ type Code struct {
 	// Blocking is set on a reason code that makes a requirement
 	// unsatisfied; the other reason codes are notes in explanations.
 	Blocking bool
+	// Editor is set on a code only the language server reports (seg check
+	// never does, so SARIF's rule table leaves it out).
+	Editor bool
 }
+
+// DocURL is where every code is documented, each under a heading of its
+// own name: a SARIF rule's helpUri and an editor's code link are DocURL
+// followed by the code.
+const DocURL = "https://github.com/seg-trace/seg/blob/main/docs/codes.md#"
+
+// URL is where c is documented.
+func (c *Code) URL() string { return DocURL + c.Name }
 
 func (c *Code) String() string { return c.Name }
 
@@ -74,6 +85,12 @@ func NewError(name, summary string) *Code {
 // NewWarning declares a diagnostic code of severity Warning.
 func NewWarning(name, summary string) *Code {
 	return register(&Code{Name: name, Severity: Warning, Summary: summary})
+}
+
+// NewEditor declares a diagnostic code of severity sev that only the
+// language server reports.
+func NewEditor(name string, sev Severity, summary string) *Code {
+	return register(&Code{Name: name, Severity: sev, Summary: summary, Editor: true})
 }
 
 // NewReason declares a verdict reason code; blocking says whether it makes

@@ -27,7 +27,6 @@ import (
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
-	"github.com/seg-trace/seg/report"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -47,17 +46,13 @@ type Options struct {
 	Now func() time.Time
 }
 
-// The codes only the language server reports. They are documented in
-// docs/codes.md like every other, but not declared with package diag:
-// `seg check` never reports them, so its SARIF rules leave them out.
+// The codes only the language server reports: documented in
+// docs/codes.md like every other, left out of seg check's SARIF rules.
 var (
-	CodeUnsatisfied = &diag.Code{Name: "unsatisfied", Severity: diag.Warning,
-		Summary: "a requirement that is not satisfied (failing or unproven), shown on its directive line in an editor"}
-	CodeBadConfig = &diag.Code{Name: "bad-config", Severity: diag.Error,
-		Summary: "the configuration cannot be read, so no file of the tree is"}
-	// EditorCodes lists them, for the test that holds docs/codes.md to
-	// the codes seg has.
-	EditorCodes = []*diag.Code{CodeUnsatisfied, CodeBadConfig}
+	CodeUnsatisfied = diag.NewEditor("unsatisfied", diag.Warning,
+		"a requirement that is not satisfied (failing or unproven), shown on its directive line in an editor")
+	CodeBadConfig = diag.NewEditor("bad-config", diag.Error,
+		"the configuration cannot be read, so no file of the tree is")
 )
 
 // segEngine is the engine over package check.
@@ -986,7 +981,3 @@ func sameBlocking(a, b []evaluate.Reason) bool {
 		j++
 	}
 }
-
-// codesDocURL is the default base of codeDescription links: the same
-// pages SARIF rules link to.
-const codesDocURL = report.CodesDocURL

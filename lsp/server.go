@@ -30,6 +30,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/seg-trace/seg/diag"
 )
 
 // Config is how `seg lsp` runs the server.
@@ -129,7 +131,7 @@ func newServer(cfg Config) *server {
 		pending:  map[string][]byte{},
 		sent:     map[string]string{},
 		exitCode: make(chan int, 1),
-		set:      settings{CodesBaseURL: codesDocURL, UnsatisfiedSeverity: "warning"},
+		set:      settings{CodesBaseURL: diag.DocURL, UnsatisfiedSeverity: "warning"},
 	}
 	out := cfg.Log
 	if out == nil {
@@ -700,7 +702,7 @@ func (s *server) announce(snap snapshot) {
 // runs whenever the heap has doubled since the last run, which for a
 // large tree is every few edits, each time marking the whole tree. With
 // a memory limit instead (three times the live heap, at least 64 MB, at
-// most 900 MB unless the live heap needs more), it runs when the limit
+// most memoryCeiling unless the live heap needs more), it runs when the limit
 // nears: less often, and the process stays under the limit. GOGC or
 // GOMEMLIMIT in the environment are the user's choice and left alone.
 func (s *server) limitMemory() {
@@ -711,7 +713,7 @@ func (s *server) limitMemory() {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	live := int64(ms.HeapAlloc)
-	limit := min(max(3*live, 64<<20), 900<<20)
+	limit := min(max(3*live, 64<<20), memoryCeiling)
 	if s.cfg.MemoryLimit > 0 {
 		limit = s.cfg.MemoryLimit
 	}

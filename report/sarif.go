@@ -26,9 +26,6 @@ const (
 	SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 	// InformationURI is seg's home.
 	InformationURI = "https://github.com/seg-trace/seg"
-	// CodesDocURL is where each code is documented; a rule's helpUri is
-	// this plus the code, which is the anchor of its "## code" heading.
-	CodesDocURL = "https://github.com/seg-trace/seg/blob/main/docs/codes.md#"
 	// SourceRoot is the uriBaseId every artifact location is relative to:
 	// the root of the tree seg checked.
 	SourceRoot = "SRCROOT"
@@ -146,6 +143,9 @@ func sarifRules() ([]sarifRule, map[string]int) {
 	var rules []sarifRule
 	index := map[string]int{}
 	for _, c := range diag.Codes() {
+		if c.Editor {
+			continue
+		}
 		level := sarifLevel(c.Severity)
 		if c.IsReason() {
 			// Blocking reasons fail the check; the others are notes that
@@ -156,7 +156,7 @@ func sarifRules() ([]sarifRule, map[string]int) {
 			}
 		}
 		index[c.Name] = len(rules)
-		uri := CodesDocURL + c.Name
+		uri := c.URL()
 		rules = append(rules, sarifRule{
 			ID:                   c.Name,
 			Name:                 ruleName(c.Name),

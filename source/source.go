@@ -10,7 +10,6 @@ package source
 import (
 	"bytes"
 	"cmp"
-	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -366,10 +365,6 @@ func (s *FileSet) Compare(p, q Pos) int {
 	}
 	return cmp.Compare(p.off, q.off)
 }
-
-// ReadFile reads a whole file as os.ReadFile does; readers that give a File
-// its reader use it so a test can count reads.
-var ReadFile = os.ReadFile
 
 // LineBreak is the length of the line break that starts at src[i] under
 // rule, 0 when there is none.

@@ -1,4 +1,4 @@
-package cli
+package lsp
 
 import (
 	"math"
@@ -45,7 +45,7 @@ func TestLazyStartUp(t *testing.T) {
 		t.Setenv("GOGC", "150")
 		debug.SetGCPercent(150)
 		debug.SetMemoryLimit(math.MaxInt64)
-		lazyStartUp()
+		LazyStartUp()
 		if pct := debug.SetGCPercent(150); pct != 150 {
 			t.Errorf("GOGC=150 in the environment: GC percent %d, want 150 left alone", pct)
 		}
@@ -56,11 +56,11 @@ func TestLazyStartUp(t *testing.T) {
 	t.Run("default", func(t *testing.T) {
 		t.Setenv("GOGC", "")
 		t.Setenv("GOMEMLIMIT", "")
-		lazyStartUp()
+		LazyStartUp()
 		if pct := debug.SetGCPercent(-1); pct != -1 {
 			t.Errorf("GC percent %d, want -1 (off)", pct)
 		}
-		want := int64(lspStartLimit)
+		want := int64(memoryCeiling)
 		if r := memoryRlimit(); r > 0 {
 			want = min(want, r/2)
 		}

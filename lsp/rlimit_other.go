@@ -1,6 +1,6 @@
 //go:build !unix
 
-package cli
+package lsp
 
 // memoryRlimit: no such limits here.
 func memoryRlimit() int64 { return 0 }

@@ -1,4 +1,4 @@
-package cli
+package lsp
 
 import (
 	"math"
@@ -9,12 +9,17 @@ import (
 	"sync"
 )
 
-// lspStartLimit is the memory limit while seg lsp reads its tree: the
-// most the server lets itself use once the tree is read (lsp's
-// limitMemory), so start-up peaks no higher than editing does.
-const lspStartLimit = 900 << 20
+// The language server's memory policy, in one place: a lazy collector
+// under a limit while the tree is read (LazyStartUp, called by seg lsp
+// before Serve), then a limit sized to the live heap while editing
+// (server.limitMemory).
 
-// lazyStartUp makes the collector lazy while seg lsp reads its tree.
+// memoryCeiling is the most the server lets itself use, both while it
+// reads its tree and once it edits (unless the live heap needs more), so
+// start-up peaks no higher than editing does.
+const memoryCeiling = 900 << 20
+
+// LazyStartUp makes the collector lazy while seg lsp reads its tree.
 // A cold start allocates about twice the live heap it ends with (the
 // parse's garbage, then the graph's); with the default GOGC the
 // collector runs whenever the heap has doubled since the last run, from
@@ -29,11 +34,11 @@ const lspStartLimit = 900 << 20
 // ran under before. A tree whose live heap passes half the limit before
 // the server takes over would make the collector run back to back;
 // collection goes back to the default then (watchStartUp).
-func lazyStartUp() {
+func LazyStartUp() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	limit := int64(lspStartLimit)
+	limit := int64(memoryCeiling)
 	if r := memoryRlimit(); r > 0 {
 		limit = min(limit, r/2)
 	}
