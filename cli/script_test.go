@@ -1,7 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,6 +28,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: update,
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"exits": cmdExits},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "")
 			// testscript's HOME is /no-home; keep the parse cache in the
@@ -30,4 +37,51 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// cmdExits is the scripts' way to run a command that should fail:
+// "exits N PROG ARGS..." runs PROG as exec does and fails unless it exits
+// with exactly N. "! exec" would accept any failure, a crash (exit 2 from
+// a panic) where a finding (exit 1) is expected included, so the scripts
+// do not use it (TestScriptsAssertExitCodes).
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits N PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil || want <= 0 {
+		ts.Fatalf("exits: %q is no exit code above 0 (a command that should succeed is run with exec)", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// Every script asserts the exact exit code of a command that fails.
+func TestScriptsAssertExitCodes(t *testing.T) {
+	files, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "-- ") {
+				break // the script ends where its files start
+			}
+			if regexp.MustCompile(`^\s*(\[[^]]*\]\s*)*!\s*exec\b`).MatchString(line) {
+				t.Errorf("%s:%d: %q accepts any failure; use exits N", f, i+1, line)
+			}
+		}
+	}
 }
