@@ -28,9 +28,12 @@ var Version = "0.1.0-dev"
 // now is the clock; tests replace it.
 var now = time.Now
 
-// Exit codes. Only the gates (check) exit 1, on what their policy fails
-// on (check.FailOn); the other commands exit 0 when they did their job,
-// whatever the verdicts, and 2 when they could not.
+// Exit codes. Only the gates exit 1: check on what its policy fails on
+// (check.FailOn), diff on a requirement that got worse, review on a link
+// to review, matrix below --min-coverage, lsp when the editor went away
+// without shutdown and exit (exitCodesHelp says which, per command); the
+// other commands exit 0 when they did their job, whatever the verdicts,
+// and 2 when they could not.
 const (
 	exitOK      = 0
 	exitFailed  = 1 // a gate's finding: by default an error or an unsatisfied requirement
@@ -54,9 +57,11 @@ usage:
 
 ROOT defaults to the current folder. 'seg help COMMAND' (or 'seg COMMAND --help')
 describes a command and its flags.
-Exit codes: seg check exits 1 on what --fail-on names (by default an error or an
-unsatisfied requirement); the other commands exit 0 when they did their job; 2 always
-means seg could not run (bad flags, an unreadable root, a bad config).
+Exit codes: 1 is a gate's finding: seg check on what --fail-on names (by default an
+error or an unsatisfied requirement), seg diff on a requirement that got worse, seg
+review on a link to review, seg matrix below --min-coverage ('seg help COMMAND' says
+which); otherwise 0 when seg did its job; 2 always means seg could not run (bad flags,
+an unreadable root, a bad config).
 `
 
 // Execute runs seg with the arguments after the program name and returns

@@ -68,6 +68,10 @@ func TestExitCodes(t *testing.T) {
 		{"help", []string{"help"}, 0},
 		{"version", []string{"version"}, 0},
 		{"explain unknown id", []string{"explain", "NOPE", "../examples/brake"}, 2},
+		// The other gates: matrix below --min-coverage, review with a
+		// link to review (diff: TestDiffGitRevisions).
+		{"matrix below --min-coverage", []string{"matrix", "--min-coverage", "100", "../examples/broken"}, 1},
+		{"review with stale pins", []string{"review", "--at", "2026-11-29", "../examples/stale"}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -75,6 +79,26 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("seg %s: exit %d, want %d\nstderr: %s", strings.Join(c.args, " "), got, c.want, stderr)
 			}
 		})
+	}
+}
+
+// The help says which commands exit 1, and only those do: a command whose
+// help says 0 whatever the verdicts is never a gate.
+func TestHelpSaysWhichCommandsExit1(t *testing.T) {
+	gates := map[string]bool{"check": true, "matrix": true, "diff": true, "review": true, "lsp": true}
+	for name := range commands {
+		help := exitCodesHelp(name)
+		if says := strings.Contains(help, ", 1 ") || strings.Contains(help, "(1 "); says != gates[name] {
+			t.Errorf("seg help %s says %q: exit 1 there is %v, want %v", name, help, says, gates[name])
+		}
+	}
+	for name := range gates {
+		if _, ok := commands[name]; !ok {
+			t.Errorf("no command %q", name)
+		}
+	}
+	if u := strings.Join(strings.Fields(usage), " "); !strings.Contains(u, "seg diff on") || !strings.Contains(u, "seg review on") || !strings.Contains(u, "seg matrix below") {
+		t.Errorf("seg help does not name every gate:\n%s", usage)
 	}
 }
 

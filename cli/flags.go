@@ -262,6 +262,10 @@ func exitCodesHelp(cmd string) string {
 		return "0 nothing --fail-on names is present, 1 something is, 2 seg could not run."
 	case "matrix":
 		return "0 the matrix is written (1 with --min-coverage, below it), 2 seg could not run."
+	case "diff":
+		return "0 no requirement got worse, 1 one did, 2 seg could not run."
+	case "review":
+		return "0 no link needs a review, 1 one does (or seg.lock cannot be kept, or the tree has errors), 2 seg could not run."
 	case "lsp":
 		return "0 after the editor's shutdown and exit, 1 when it went away without them, 2 seg could not run (bad flags)."
 	}
