@@ -121,6 +121,17 @@ func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 			e.string(d.Related[j].Message)
 		}
 	}
+	count(e, f.Ignores)
+	for i := range f.Ignores {
+		ig := &f.Ignores[i]
+		count(e, ig.Codes)
+		for _, c := range ig.Codes {
+			e.string(c)
+		}
+		e.string(ig.Reason)
+		e.varint(int64(ig.Line))
+		e.span(ig.Span)
+	}
 	lines := f.Source.Lines()
 	count(e, lines)
 	prev := int32(0)
@@ -436,6 +447,24 @@ func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
 			for j := range dg.Related {
 				dg.Related[j].Span = d.span()
 				dg.Related[j].Message = d.string()
+			}
+		}
+	}
+	if n, ok := d.count(); ok && n > 0 && !d.bad {
+		f.Ignores = make([]parser.Ignore, n)
+		for i := range f.Ignores {
+			ig := &f.Ignores[i]
+			if nc, ok := d.count(); ok && !d.bad {
+				ig.Codes = make([]string, nc)
+				for j := range ig.Codes {
+					ig.Codes[j] = d.string()
+				}
+			}
+			ig.Reason = d.string()
+			ig.Line = d.int()
+			ig.Span = d.span()
+			if d.bad {
+				return nil, errCorrupt
 			}
 		}
 	}

@@ -74,6 +74,11 @@ func odd() []*parser.File {
 				{Code: code, Message: "m", Detail: "d", Span: source.At(u.Pos(0)),
 					Related: []diag.Related{{Span: u.Span(22, 29), Message: "first"}, {}}},
 				{Code: code, Related: []diag.Related{}},
+			},
+			Ignores: []parser.Ignore{
+				{Codes: []string{"unknown-option", "missing-id"}, Reason: "why", Span: u.Span(3, 9)},
+				{Codes: []string{}, Line: math.MaxInt32},
+				{Line: -3, Reason: "ünï"},
 			}},
 	}
 }

@@ -217,6 +217,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		outcomeIndex: sync.OnceValue(func() map[string]int { return indexOutcomes(rs.outcomes) }),
 	}
 	c.suppress(t.Config.Parser.Needs)
+	c.ignore(t)
 	return c, nil
 }
 

@@ -143,7 +143,13 @@ func (t *Tree) fileLine(fset *source.FileSet, p string, n int) (source.Span, boo
 // the entry that does.
 type Suppressed struct {
 	diag.Diagnostic
+	// By is what suppresses it: a suppress_warnings entry, or where a
+	// seg suppression is written ("file:line", ignore.go).
 	By string
+	// Reason is a seg suppression's reason ("" for suppress_warnings).
+	Reason string
+	// InSource is set when a comment in the tree suppresses it.
+	InSource bool
 }
 
 // suppressedBy maps sphinx-needs' warning types onto the codes of seg's
@@ -193,7 +199,7 @@ func (c *Check) suppress(p *needs.Project) {
 		// or a dropped need would otherwise leave a green check over a
 		// trace that does not hold.
 		if ok && d.Severity() != diag.Error && about[fileLine{c.Files.File(d.Span.Start), pos.Line}] {
-			c.Suppressed = append(c.Suppressed, Suppressed{d, entry})
+			c.Suppressed = append(c.Suppressed, Suppressed{Diagnostic: d, By: entry})
 			continue
 		}
 		kept = append(kept, d)

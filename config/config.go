@@ -78,6 +78,10 @@ type Config struct {
 	// its expiry a waiver gets expiring-waiver (30 unless set; 0: never).
 	WaiverWarnDays int
 
+	// Ignores are the [[check.ignore]] tables: findings known and
+	// accepted, by path and code (ignore.go).
+	Ignores []Ignore
+
 	// Matrix is seg.toml's [matrix] table: the HTML page's columns and
 	// the name of the tree in its heading (docs/matrix.md).
 	Matrix MatrixConfig
@@ -122,6 +126,8 @@ type fileFormat struct {
 		// WaiverWarnDays is how many days before its expiry a waiver
 		// gets expiring-waiver.
 		WaiverWarnDays *int64 `toml:"waiver_warn_days"`
+		// Ignore are the [[check.ignore]] tables (ignore.go).
+		Ignore []ignoreRule `toml:"ignore"`
 	} `toml:"check"`
 	Review   *reviewSection   `toml:"review"`
 	Evidence *evidenceSection `toml:"evidence"`
@@ -208,6 +214,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	if err := c.readFailOn(&f); err != nil {
+		return nil, err
+	}
+	if err := c.readIgnores(&f); err != nil {
 		return nil, err
 	}
 	if err := c.readParserOptions(&f); err != nil {

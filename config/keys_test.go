@@ -18,7 +18,7 @@ func TestUnknownKeys(t *testing.T) {
 		{"[needs]\n[needs.typs]\nreq = \"requirement\"\n",
 			`seg.toml:2: unknown key "needs.typs" (did you mean "needs.types"?) (known in [needs]: config, enabled, project, version, [types], [links], [external])`},
 		{"[check]\nfail_onn = \"errors\"\n",
-			`seg.toml:2: unknown key "check.fail_onn" (did you mean "check.fail_on"?) (known in [check]: fail_on, waiver_warn_days)`},
+			`seg.toml:2: unknown key "check.fail_onn" (did you mean "check.fail_on"?) (known in [check]: fail_on, waiver_warn_days, [[ignore]])`},
 		{"[chek]\nfail_on = \"errors\"\n",
 			`seg.toml:1: unknown key "chek" (did you mean "check"?) (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], allow_empty, [matrix], [check], [review], [evidence])`},
 		{"[directive]\nhlr = \"requirement\"\n",

@@ -145,6 +145,7 @@ type scanner struct {
 	next     int
 	scr      *scratch // where lines, toks, nodes and opts come from
 	diags    []lexDiag
+	ignores  []Ignore // the suppression comments (ignore.go)
 	lowerBuf [64]byte
 	// open is the index of the innermost node whose body is being read,
 	// -1 at the top.
@@ -687,6 +688,9 @@ func (s *scanner) explicit(bl block, i, p, n int, titles bool) int {
 	}
 	f := s.firstKnown(bl, i, p+n, false)
 	s.hiddenInComment(bl, i, p+n, i+1, f.hi)
+	if n > 2 {
+		s.ignoreComment(i, p+n, f.hi)
+	}
 	return f.hi
 }
 

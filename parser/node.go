@@ -168,6 +168,8 @@ type File struct {
 	// are not nodes of the document, but each counts against the tests
 	// its :confirms: names, as an outcome that did not pass.
 	Rejected []Node `json:",omitempty"`
+	// Ignores are the file's suppression comments (ignore.go), in order.
+	Ignores []Ignore `json:",omitempty"`
 }
 
 // Position resolves a position of this file's nodes or diagnostics.

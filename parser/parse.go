@@ -82,6 +82,7 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 		b.build(ast)
 	}
 	b.rejected()
+	f.Ignores = s.ignores
 	return f
 }
 

@@ -52,6 +52,7 @@ type jsonSuppressed struct {
 	Line     int    `json:"line"`
 	Column   int    `json:"column"`
 	By       string `json:"suppressed_by"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 type jsonSummary struct {
@@ -136,7 +137,7 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 	}
 	for _, d := range c.Suppressed {
 		j := diagJSON(wh, d.Diagnostic)
-		doc.Suppressed = append(doc.Suppressed, jsonSuppressed{j.Code, j.Severity, j.Message, j.File, j.Line, j.Column, d.By})
+		doc.Suppressed = append(doc.Suppressed, jsonSuppressed{j.Code, j.Severity, j.Message, j.File, j.Line, j.Column, d.By, d.Reason})
 	}
 	for _, u := range c.Unmatched {
 		p := wh.at(u.Pos)

@@ -38,6 +38,13 @@ func summary(n check.Counts) string {
 // touches bear on, those a --filter selects, or both.
 func checkSummary(c *check.Check) string {
 	n := c.Counts()
+	if k := len(c.Suppressed); k > 0 {
+		return checkSummaryOf(c, n) + fmt.Sprintf(", %d suppressed", k)
+	}
+	return checkSummaryOf(c, n)
+}
+
+func checkSummaryOf(c *check.Check, n check.Counts) string {
 	var which []string
 	if c.NarrowedToFiles() {
 		which = append(which, "in the changed files")

@@ -111,6 +111,18 @@ type sarifResult struct {
 	Message          sarifMessage    `json:"message"`
 	Locations        []sarifLocation `json:"locations"`
 	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	// Suppressions are set on a finding the project suppressed: a
+	// viewer shows it as such, and it counts for nothing.
+	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+// sarifSuppression says who suppressed a result and why: inSource for a
+// ".. seg: ignore" comment, external for seg.toml's [[check.ignore]] and
+// conf.py's suppress_warnings.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status"`
+	Justification string `json:"justification"`
 }
 
 type sarifLocation struct {
@@ -200,12 +212,32 @@ func WriteSARIF(w io.Writer, c *check.Check, version string) error {
 	for _, d := range c.Diagnostics {
 		run.addDiagnostic(wh, d, index)
 	}
+	for _, sd := range c.Suppressed {
+		if !sd.Span.Start.IsValid() {
+			continue // every suppression is of a finding in a file
+		}
+		run.addDiagnostic(wh, sd.Diagnostic, index)
+		run.Results[len(run.Results)-1].Suppressions = []sarifSuppression{suppressionOf(sd)}
+	}
 	for _, r := range c.Requirements() {
 		if !r.Verdict.Satisfied {
 			run.Results = append(run.Results, unsatisfiedResult(wh, r, index, c.FailsOn(r)))
 		}
 	}
 	return encode(w, sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// suppressionOf says how sd was suppressed.
+func suppressionOf(sd check.Suppressed) sarifSuppression {
+	if sd.Reason == "" {
+		return sarifSuppression{Kind: "external", Status: "accepted",
+			Justification: "silenced by the project's suppress_warnings entry " + sd.By}
+	}
+	kind := "external"
+	if sd.InSource {
+		kind = "inSource"
+	}
+	return sarifSuppression{Kind: kind, Status: "accepted", Justification: sd.Reason + " (" + sd.By + ")"}
 }
 
 // newSARIFRun is the run of a check, with no results yet.
