@@ -28,6 +28,10 @@ const (
 	// FailUnproven: a requirement whose status is unproven (evidence
 	// missing).
 	FailUnproven
+	// FailNone: nothing fails the check; seg reports (--fail-on none, the
+	// first step of adopting seg on a tree, docs/adopt.md). It stands
+	// alone: no other word goes with it.
+	FailNone
 
 	// FailUnsatisfied is failing and unproven.
 	FailUnsatisfied = FailFailing | FailUnproven
@@ -35,6 +39,11 @@ const (
 	// fail_on says otherwise: errors and unsatisfied requirements.
 	DefaultFailOn = FailErrors | FailUnsatisfied
 )
+
+// ReportsOnly reports whether the check fails on nothing (--fail-on
+// none): its report says so, since an exit code of 0 then says nothing
+// about the trace.
+func (c *Check) ReportsOnly() bool { return c.Policy() == FailNone }
 
 // failOnWords is the vocabulary of --fail-on, in the order String writes.
 var failOnWords = []struct {
@@ -46,6 +55,7 @@ var failOnWords = []struct {
 	{"failing", FailFailing},
 	{"unproven", FailUnproven},
 	{"unsatisfied", FailUnsatisfied},
+	{"none", FailNone},
 }
 
 // FailOnWords lists the words --fail-on takes, for help texts.
@@ -84,6 +94,12 @@ func ParseFailOn(words ...string) (FailOn, error) {
 	if f == 0 {
 		return 0, fmt.Errorf("an empty list (want any of %s)", strings.Join(FailOnWords(), ", "))
 	}
+	if f&FailNone != 0 {
+		if f != FailNone {
+			return 0, fmt.Errorf("none stands alone: it means nothing fails the check (report only), so no other word goes with it")
+		}
+		return FailNone, nil
+	}
 	return f | FailErrors, nil
 }
 
@@ -105,6 +121,9 @@ func (f FailOn) String() string {
 // named files bear on).
 func (c *Check) Failed() bool {
 	p := c.Policy()
+	if p == FailNone {
+		return false
+	}
 	n := c.Counts()
 	return n.Errors > 0 ||
 		p&FailWarnings != 0 && n.Warnings > 0 ||
@@ -131,6 +150,9 @@ func (c *Check) FailsOn(r Requirement) bool {
 func (c *Check) Policy() FailOn {
 	if c.FailOn == 0 {
 		return DefaultFailOn
+	}
+	if c.FailOn == FailNone {
+		return FailNone
 	}
 	return c.FailOn | FailErrors
 }

@@ -21,7 +21,12 @@ func TestParseFailOn(t *testing.T) {
 		{[]string{"failing"}, FailErrors | FailFailing, ""},
 		{[]string{"warnings"}, FailErrors | FailWarnings, ""},
 		{[]string{"errors,warnings,unsatisfied"}, DefaultFailOn | FailWarnings, ""},
-		{[]string{"failng"}, 0, `unknown word "failng" (did you mean "failing"?) (want any of errors, warnings, failing, unproven, unsatisfied)`},
+		{[]string{"failng"}, 0, `unknown word "failng" (did you mean "failing"?) (want any of errors, warnings, failing, unproven, unsatisfied, none)`},
+		// none: report only, and alone
+		{[]string{"none"}, FailNone, ""},
+		{[]string{" NONE "}, FailNone, ""},
+		{[]string{"none,errors"}, 0, "none stands alone"},
+		{[]string{"failing", "none"}, 0, "none stands alone"},
 		{[]string{""}, 0, "an empty list"},
 		{nil, 0, "an empty list"},
 		{[]string{" , "}, 0, "an empty list"},
@@ -53,13 +58,13 @@ func TestFailedUnderPolicy(t *testing.T) {
 			".. test:: Orphan\n   :id: T-2\n"},
 		"broken link": {"a.rst": ".. sreq:: R\n   :id: R-1\n   :refines: R-NOPE\n"},
 	}
-	policies := []FailOn{0, DefaultFailOn, FailErrors | FailFailing, FailErrors | FailUnproven, FailErrors | FailWarnings, FailFailing}
+	policies := []FailOn{0, DefaultFailOn, FailErrors | FailFailing, FailErrors | FailUnproven, FailErrors | FailWarnings, FailFailing, FailNone}
 	want := map[string][]bool{
-		//                           0      default errors,failing  errors,unproven  errors,warnings  failing
-		"unproven":                 {true, true, false, true, false, false},
-		"failing":                  {true, true, true, false, false, true},
-		"satisfied with a warning": {false, false, false, false, true, false},
-		"broken link":              {true, true, true, true, true, true},
+		//                           0      default errors,failing  errors,unproven  errors,warnings  failing  none
+		"unproven":                 {true, true, false, true, false, false, false},
+		"failing":                  {true, true, true, false, false, true, false},
+		"satisfied with a warning": {false, false, false, false, true, false, false},
+		"broken link":              {true, true, true, true, true, true, false},
 	}
 	for name, files := range trees {
 		root := t.TempDir()

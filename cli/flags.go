@@ -196,8 +196,8 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 			o.blame = v
 			return nil
 		})
-		fs.Func("fail-on", "what fails the check (exit 1): a comma-separated `LIST` of "+orList(check.FailOnWords())+
-			" (= failing,unproven); errors always count (default errors,unsatisfied, or [check] fail_on in seg.toml)", func(v string) error {
+		fs.Func("fail-on", "what fails the check (exit 1): a comma-separated `LIST` of "+strings.Join(slices.DeleteFunc(check.FailOnWords(), func(w string) bool { return w == "none" }), ", ")+
+			" (= failing,unproven); errors always count (default errors,unsatisfied, or [check] fail_on in seg.toml); none alone reports and fails on nothing", func(v string) error {
 			f, err := check.ParseFailOn(v)
 			if err != nil {
 				return err

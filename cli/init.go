@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -233,7 +234,12 @@ const initHeader = `# seg.toml: how seg reads this tree (written by seg init).
 # The keys are described in seg's README ("Configuration").
 `
 
-const initCommon = `
+// initTop holds the top-level keys. They come before any table: TOML
+// puts a key into the last table header above it, so a key written after
+// [needs.links] and uncommented there would be read as a link type.
+// Every commented line that reads as TOML can be uncommented on its own
+// and the file still loads (TestInitEveryLineUncomments).
+const initTop = `
 # IDs every node's :id: must match (Go regular expression syntax).
 # Default: "^[A-Za-z0-9][A-Za-z0-9_.-]*$".
 # id_pattern = "^[A-Z][A-Z0-9-]*$"
@@ -250,37 +256,46 @@ const initCommon = `
 # node (code-block, literalinclude, math, ... already are).
 # literal_directives = ["jupyter-execute"]
 
-# Your own directive names for seg's kinds: requirement, test,
-# implementation, outcome or waiver. seg's own names always work:
-# req, sys, sreq (requirements), test, impl, outcome, waiver.
-# [directives]
-# hlr = "requirement"
-# tspec = "test"
-
 # Test results that become outcomes: JUnit XML or go test -json files
 # (globs), the implementations a run of them witnesses, and the
 # configuration they ran in. A test specification names its cases with
-# :cases:.
-# [[results]]
-# path = "build/test-results/*.xml"
-# witnesses = ["IMPL-APP"]
-# config = "linux-amd64"
-# A test the runner retried counts every run ("failed", the default); with
-# "passed", a case whose last run passed counts once, as passed.
-# flaky = "failed"
+# :cases:. flaky = "failed" (the default) counts every run of a case the
+# runner retried; "passed" counts a case whose last run passed once, as
+# passed. Several files: more tables in the list, or [[results]] tables
+# at the end of the file.
+# results = [{ path = "build/test-results/*.xml", witnesses = ["IMPL-APP"], config = "linux-amd64", flaky = "failed" }]
+`
+
+// initTables holds the tables every tree can have, each header written
+// so that any one of its commented keys can be uncommented.
+const initTables = `
+# Your own directive names for seg's kinds: requirement, test,
+# implementation, outcome or waiver. seg's own names always work:
+# req, sys, sreq (requirements), test, impl, outcome, waiver.
+[directives]
+# hlr = "requirement"
+# tspec = "test"
 
 # What fails seg check (exit 1), as its --fail-on takes it: errors,
-# warnings, failing, unproven, unsatisfied (= failing and unproven).
-# Errors always count; --fail-on on the command line wins over this.
-# The pre-commit hook passes --fail-on errors,failing.
-# [check]
+# warnings, failing, unproven, unsatisfied (= failing and unproven), or
+# none (report only). Errors always count unless none is given;
+# --fail-on on the command line wins over this. The pre-commit hook
+# passes --fail-on errors,failing.
+[check]
 # fail_on = ["errors", "unsatisfied"]
+# How many days before its :expires: a waiver is warned of (0: never).
+# waiver_warn_days = 30
+# Findings known and accepted, by path and code, each with its reason:
+# listed as suppressed, not counted (docs/check.md, "Suppressing a
+# finding"; a ".. seg: ignore[CODE] reason" comment does it in the tree).
+# ignore = [{ paths = ["docs/legacy/**"], codes = ["missing-id"], reason = "imported; IDs follow" }]
 `
 
 // initTOML is the seg.toml seg init writes.
 func initTOML(p *needsPlan) string {
 	var b strings.Builder
 	b.WriteString(initHeader)
+	b.WriteString(initTop)
 	if p != nil {
 		fmt.Fprintf(&b, `
 # This tree is a sphinx-needs project, read from %s.
@@ -297,21 +312,26 @@ func initTOML(p *needsPlan) string {
 # - a link mapped onto "refines" goes from the finer requirement to the
 #   one it refines, "verifies" from a test to what it verifies,
 #   "implements" from an implementation to what it implements.
-# Map a commented line by writing its seg kind or link, or leave it out.
+# A commented line was not guessed: uncomment it with the kind or link
+# it should have, or leave it out.
 `, p.source)
 		b.WriteString("\n[needs.types]\n")
-		writeGuesses(&b, p.types, "map it onto requirement, test or implementation, or leave it out")
+		writeGuesses(&b, p.types, "requirement", "requirement, test or implementation; or leave it out")
 		b.WriteString("\n[needs.links]\n")
-		writeGuesses(&b, p.links, "map it onto refines, verifies or implements, or leave it out")
+		writeGuesses(&b, p.links, "refines", "refines, verifies or implements; or leave it out")
 	}
-	b.WriteString(initCommon)
+	b.WriteString(initTables)
 	return b.String()
 }
 
-func writeGuesses(b *strings.Builder, gs []guess, choices string) {
+// writeGuesses writes one line per type or link: the guessed mapping, or
+// a commented line that maps it onto first, a valid choice to edit, so
+// that uncommenting it alone never breaks the file.
+func writeGuesses(b *strings.Builder, gs []guess, first, choices string) {
 	width := 0
 	for _, g := range gs {
-		n := len(tomlKey(g.name)) + len(fmt.Sprintf(" = %q", g.onto))
+		onto := cmp.Or(g.onto, first)
+		n := len(tomlKey(g.name)) + len(fmt.Sprintf(" = %q", onto))
 		if g.onto == "" {
 			n += 2
 		}
@@ -322,7 +342,7 @@ func writeGuesses(b *strings.Builder, gs []guess, choices string) {
 		if g.title != "" {
 			about = fmt.Sprintf("%q: ", g.title)
 		}
-		line := fmt.Sprintf("%s = %q", tomlKey(g.name), g.onto)
+		line := fmt.Sprintf("%s = %q", tomlKey(g.name), cmp.Or(g.onto, first))
 		note := about + "guessed from the name"
 		if g.onto == "" {
 			line = "# " + line

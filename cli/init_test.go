@@ -4,21 +4,21 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/needs"
 )
 
-// The seg.toml seg init writes loads with seg's own config loader, in
-// every kind of tree, and maps exactly the need types and link types it
-// says it guessed: names that need quoting in TOML included.
-func TestInitWritesALoadableConfig(t *testing.T) {
-	trees := map[string]map[string]string{
-		"plain":                 {"docs/a.rst": ".. sreq:: A\n   :id: REQ-1\n"},
-		"sphinx-needs defaults": {"ubproject.toml": "[project]\nname = \"x\"\n"},
-		"ubproject.toml": {"ubproject.toml": `[needs]
+// initTrees are the kinds of tree seg init knows.
+var initTrees = map[string]map[string]string{
+	"plain":                 {"docs/a.rst": ".. sreq:: A\n   :id: REQ-1\n"},
+	"sphinx-needs defaults": {"ubproject.toml": "[project]\nname = \"x\"\n"},
+	"ubproject.toml": {"ubproject.toml": `[needs]
 types = [
     { directive = "sw.req", title = "Software requirement" },
     { directive = "stkh+req", title = "Stakeholder need" },
@@ -33,12 +33,17 @@ extra_links = [
     { option = "mitigated.by" },
 ]
 `},
-		"conf.py": {"doc/conf.py": `extensions = ["sphinxcontrib.needs"]
+	"conf.py": {"doc/conf.py": `extensions = ["sphinxcontrib.needs"]
 needs_types = [dict(directive="requirement", title="Requirement"), dict(directive="testcase", title="Test")]
 needs_extra_links = [dict(option="tests"), dict(option="refines")]
 `},
-	}
-	for name, files := range trees {
+}
+
+// The seg.toml seg init writes loads with seg's own config loader, in
+// every kind of tree, and maps exactly the need types and link types it
+// says it guessed: names that need quoting in TOML included.
+func TestInitWritesALoadableConfig(t *testing.T) {
+	for name, files := range initTrees {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			mxWrite(t, dir, files)
@@ -182,4 +187,56 @@ func TestInitCISnippetIsTheExample(t *testing.T) {
 	if segCommit() == "" && got.String() != want {
 		t.Errorf("seg init's workflow:\n%s\ndocs/examples/seg.yml:\n%s", got.String(), want)
 	}
+}
+
+// Every commented line of the seg.toml seg init writes that reads as TOML
+// (a key and its value, or a table header) can be uncommented on its own,
+// in every kind of tree init knows, and seg check still reads the file:
+// no key lands in the wrong table, no placeholder is an invalid value.
+func TestInitEveryLineUncomments(t *testing.T) {
+	for name, files := range initTrees {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			mxWrite(t, dir, files)
+			if code, _, stderr := run("init", dir); code != 0 {
+				t.Fatalf("seg init: exit %d\n%s", code, stderr)
+			}
+			path := filepath.Join(dir, config.FileName)
+			written := readFile(t, path)
+			lines := strings.Split(written, "\n")
+			tried := 0
+			for i, line := range lines {
+				setting, ok := strings.CutPrefix(line, "# ")
+				if !ok || !readsAsTOML(setting) {
+					continue // prose
+				}
+				tried++
+				edited := slices.Clone(lines)
+				edited[i] = setting
+				if err := os.WriteFile(path, []byte(strings.Join(edited, "\n")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if code, _, stderr := run("check", "--at", "2026-11-29", dir); code == 2 {
+					t.Errorf("uncommenting line %d (%s) breaks the file: %s", i+1, setting, stderr)
+				}
+			}
+			if tried < 8 {
+				t.Errorf("only %d commented settings in:\n%s", tried, written)
+			}
+		})
+	}
+}
+
+// readsAsTOML reports whether s alone is a TOML key and value or a table
+// header: a commented-out setting rather than prose.
+func readsAsTOML(s string) bool {
+	var v map[string]any
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	if _, err := toml.Decode(s, &v); err != nil {
+		return false
+	}
+	return len(v) > 0 || strings.HasPrefix(s, "[")
 }

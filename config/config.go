@@ -367,12 +367,19 @@ func (c *Config) readResults(name string, data []byte, md toml.MetaData, prim to
 			c.ResultsFlaky = f
 		}
 		return nil
-	case "ArrayHash":
+	case "ArrayHash", "Array":
+		// [[results]] tables, or results = [{...}, ...]: the same list.
 		var rules []resultsRule
 		if err := md.PrimitiveDecode(prim, &rules); err != nil {
-			return &Error{File: name, Line: cfgfile.LineOfKey(data, "[[results]]"), Msg: fmt.Sprintf("[[results]]: %v", err)}
+			return &Error{File: name, Line: cfgfile.LineOfKey(data, "results"),
+				Msg: "results must be [[results]] tables or a list of tables (path, witnesses, config, flaky)"}
 		}
 		headers := tableLines(data, "results")
+		if len(headers) == 0 {
+			for range rules {
+				headers = append(headers, cfgfile.LineOfKey(data, "results"))
+			}
+		}
 		for i, r := range rules {
 			line := 0
 			if i < len(headers) {

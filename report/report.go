@@ -38,10 +38,15 @@ func summary(n check.Counts) string {
 // touches bear on, those a --filter selects, or both.
 func checkSummary(c *check.Check) string {
 	n := c.Counts()
+	s := checkSummaryOf(c, n)
 	if k := len(c.Suppressed); k > 0 {
-		return checkSummaryOf(c, n) + fmt.Sprintf(", %d suppressed", k)
+		s += fmt.Sprintf(", %d suppressed", k)
 	}
-	return checkSummaryOf(c, n)
+	if c.ReportsOnly() {
+		// The exit code is 0 whatever was found: say so where it shows.
+		s += "; reporting only (--fail-on none): nothing fails the check"
+	}
+	return s
 }
 
 func checkSummaryOf(c *check.Check, n check.Counts) string {

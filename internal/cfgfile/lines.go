@@ -44,7 +44,49 @@ func DecodeError(path string, data []byte, err error) *Error {
 	if errors.As(err, &pe) {
 		return &Error{File: path, Line: pe.Position.Line, Msg: pe.Message}
 	}
+	if msg, ok := typeError(err.Error()); ok {
+		return &Error{File: path, Line: LineOfError(data, err), Msg: msg}
+	}
 	return &Error{File: path, Line: LineOfError(data, err), Msg: err.Error()}
+}
+
+// typeRx matches the decoder's message for a value of the wrong type.
+var typeRx = regexp.MustCompile(`\(last key "([^"]*)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+
+// typeError rewrites the decoder's message for a value of the wrong type
+// into the key as the file writes it, what it holds and what it should
+// hold: `[needs.links] satisfies is a list; it takes a string`.
+func typeError(msg string) (string, bool) {
+	m := typeRx.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	key := m[1]
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		key = "[" + key[:i] + "] " + key[i+1:]
+	}
+	return fmt.Sprintf("%s is %s; it takes %s", key, typeName(m[2]), typeName(m[3])), true
+}
+
+// typeName says a Go or TOML type as a TOML user knows it.
+func typeName(t string) string {
+	switch {
+	case t == "string":
+		return "a string (in quotes)"
+	case strings.HasPrefix(t, "[]") || t == "slice" || t == "array":
+		return "a list ([...])"
+	case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint") || t == "integer":
+		return "a whole number"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "bool" || t == "boolean":
+		return "true or false"
+	case strings.HasPrefix(t, "map") || t == "struct" || t == "table":
+		return "a table"
+	case strings.Contains(t, "Time") || strings.Contains(t, "Local"):
+		return "a date or time"
+	}
+	return "a value of type " + t
 }
 
 // TableKeys lists the keys of the table at path, in file order.
