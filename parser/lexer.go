@@ -563,7 +563,9 @@ func (s *scanner) element(bl block, i int, titles bool) int {
 		}
 	}
 	if _, ok := prefixWS(t, ">>>"); ok { // doctest block
-		return s.textBlock(bl, i, false)
+		e := s.textBlock(bl, i, false)
+		s.hiddenInDoctest(bl, i, e)
+		return e
 	}
 	if n, ok := prefixWS(t, "|"); ok { // line block
 		f := s.firstKnown(bl, i, p+n, true)
