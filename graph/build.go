@@ -614,7 +614,7 @@ func (b *builder) suggestion(id string, want parser.Kind) string {
 	if b.suggest == nil {
 		b.suggest = newSuggester(b.g)
 	}
-	return b.suggest.closest(id, want)
+	return b.suggest.closestWith(id, want, b.suggest.linkConstraint(id, b.needs))
 }
 
 // warnings adds the diagnostics that need the resolved graph but not the
