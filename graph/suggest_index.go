@@ -56,15 +56,15 @@ func newTrie(g *Graph) *trie {
 
 // walker is one lookup's state.
 type walker struct {
-	t      *trie
-	g      *Graph
-	q      string
-	want   parser.Kind
-	c      constraint // what a candidate must share with the query
-	limit  int    // the walk's edit limit
-	rows   [][]int
-	path   []byte
-	steps  int
+	t     *trie
+	g     *Graph
+	q     string
+	want  parser.Kind
+	c     constraint // what a candidate must share with the query
+	limit int        // the walk's edit limit
+	rows  [][]int
+	path  []byte
+	steps int
 	// the best candidate so far: its node, distance, score
 	best             int32
 	bestD, bestScore int
