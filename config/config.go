@@ -318,9 +318,15 @@ func (c *Config) readParserOptions(f *fileFormat) error {
 	return nil
 }
 
+// NoDirective is the value of a [directives] entry that gives a name away:
+// seg reads no node from a directive of that name (a built-in one such as
+// test included), so another extension's directive of that name is not
+// seg's.
+const NoDirective = "none"
+
 // readDirectives reads [directives], which maps directive names to seg's
-// kinds (need is not one: need types come from sphinx-needs), in the
-// order of the names.
+// kinds (need is not one: need types come from sphinx-needs), or to
+// NoDirective, in the order of the names.
 func (c *Config) readDirectives(directives map[string]string) error {
 	names := make([]string, 0, len(directives))
 	for d := range directives {
@@ -328,11 +334,15 @@ func (c *Config) readDirectives(directives map[string]string) error {
 	}
 	sort.Strings(names)
 	for _, d := range names {
+		if directives[d] == NoDirective {
+			delete(c.Parser.Directives, strings.ToLower(d))
+			continue
+		}
 		k, ok := parser.KindByName(directives[d])
 		if !ok {
-			kinds := []string{"requirement", "test", "implementation", "outcome", "waiver"}
+			kinds := []string{"requirement", "test", "implementation", "outcome", "waiver", NoDirective}
 			return &Error{File: c.File, Line: cfgfile.LineOfKey(c.Raw, d),
-				Msg: fmt.Sprintf("directive %q maps to unknown kind %q%s (want requirement, test, implementation, outcome or waiver)", d, directives[d], diag.DidYouMean(directives[d], kinds))}
+				Msg: fmt.Sprintf("directive %q maps to unknown kind %q%s (want requirement, test, implementation, outcome or waiver, or none to give the name away)", d, directives[d], diag.DidYouMean(directives[d], kinds))}
 		}
 		if k == parser.Need {
 			return &Error{File: c.File, Line: cfgfile.LineOfKey(c.Raw, d),

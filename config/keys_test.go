@@ -29,7 +29,7 @@ func TestUnknownKeys(t *testing.T) {
 			`seg.toml:1: unknown key "zzz" (known: `},
 		// [directives] takes any directive name; its values are kinds.
 		{"[directives]\nhlr = \"requirment\"\n",
-			`seg.toml:2: directive "hlr" maps to unknown kind "requirment" (did you mean "requirement"?) (want requirement, test, implementation, outcome or waiver)`},
+			`seg.toml:2: directive "hlr" maps to unknown kind "requirment" (did you mean "requirement"?) (want requirement, test, implementation, outcome or waiver, or none to give the name away)`},
 		{"[check]\nfail_on = 3\n",
 			`seg.toml:2: [check] fail_on is a list of words (strings), such as ["errors", "failing"]`},
 	} {

@@ -443,6 +443,9 @@ func (b *builder) fill(nn *Node, i int, n *parser.Node, shadow, parent string) {
 	if b.needs != nil {
 		nn.need = b.needs.Type(n.Directive) != nil
 		nn.parent = parent
+		if nn.need && !n.External {
+			nn.parts, nn.partsKnown = parser.NeedParts(n.Body), true
+		}
 	}
 }
 
@@ -614,7 +617,7 @@ func (b *builder) suggestion(id string, want parser.Kind) string {
 	if b.suggest == nil {
 		b.suggest = newSuggester(b.g)
 	}
-	return b.suggest.closest(id, want)
+	return b.suggest.closestWith(id, want, b.suggest.linkConstraint(id, b.needs))
 }
 
 // warnings adds the diagnostics that need the resolved graph but not the

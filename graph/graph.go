@@ -151,6 +151,11 @@ type Node struct {
 	need     bool
 	external bool
 	parent   string
+	// parts are the need parts a need of the tree defines (parser.NeedParts),
+	// sorted; partsKnown is false where seg cannot tell (a need of
+	// another project, a node that is no need).
+	parts      []string
+	partsKnown bool
 	// broken: an error diagnostic is about the node itself (its options,
 	// its ID, one of its link entries)
 	broken bool

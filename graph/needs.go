@@ -2,6 +2,8 @@ package graph
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/needs"
@@ -37,6 +39,24 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *needs.LinkType, ki
 			})
 		}
 		to, part, ok := needs.Resolve(l.ID, l.Part, g.byID)
+		noPart := ok && part != "" && g.nodes[to].partsKnown && !slices.Contains(g.nodes[to].parts, part)
+		if noPart {
+			// sphinx-needs reports a link to a part its need does not
+			// define as it reports a link to no need (needs.link_outgoing).
+			if lt.AllowDead {
+				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Dangling})
+				continue
+			}
+			b.diag(diag.Diagnostic{
+				Code:    CodeUnresolvedLink,
+				Message: fmt.Sprintf("unresolved link %q: need %q has no part %q", l.Address(), l.ID, part),
+				Detail:  fmt.Sprintf("A need's parts are the :need_part: (:np:) roles in its content, \"(ID)text\" for the part ID; %q defines %s. This entry of :%s: adds no edge.", l.ID, partList(g.nodes[to].parts), o.Name),
+				Span:    l.Span,
+			})
+			g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Unresolved})
+			g.nodes[from].broken = true
+			continue
+		}
 		if !ok {
 			if lt.AllowDead {
 				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Dangling})
@@ -92,4 +112,16 @@ func needListedBefore(links []parser.Link, j int) bool {
 		}
 	}
 	return false
+}
+
+// partList names a need's parts for a message.
+func partList(parts []string) string {
+	if len(parts) == 0 {
+		return "no part"
+	}
+	q := make([]string, len(parts))
+	for i, p := range parts {
+		q[i] = fmt.Sprintf("%q", p)
+	}
+	return "the parts " + strings.Join(q, ", ")
 }

@@ -198,7 +198,8 @@ type patcher struct {
 
 // newPatcher starts a patch of the last graph for an edit of the nodes
 // dirty. Besides those, it links again the nodes that name one of them
-// with a link of the wrong kind: their finding shows where it is.
+// with a link of the wrong kind (their finding shows where it is) or a
+// link to one of its parts (which the edit may have added or removed).
 func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32) *patcher {
 	g0 := m.last.g
 	relink := slices.Clone(dirty)
@@ -208,8 +209,17 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32
 	}
 	for k := range g0.open {
 		o := &g0.open[k]
-		if to, ok := g0.byID[o.link.ID]; ok && o.reason == WrongKind && isDirty[to] {
+		if to, ok := g0.byID[o.link.ID]; ok && (o.reason == WrongKind || o.link.Part != "") && isDirty[to] {
 			relink = append(relink, o.from)
+		}
+	}
+	// A link to a part of an edited need: the need may define the part
+	// no longer, or now.
+	for _, i := range dirty {
+		for _, e := range g0.nodes[i].in {
+			if e.x != nil && e.x.part != "" {
+				relink = append(relink, e.from)
+			}
 		}
 	}
 	slices.Sort(relink)

@@ -5,19 +5,22 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
 )
 
-// suggester finds the defined ID closest to a mistyped one. IDs are bucketed
-// by length so a lookup only measures IDs that could be close enough, which
-// keeps "did you mean" cheap on trees with hundreds of thousands of IDs.
+// suggester finds the defined ID closest to a mistyped one: a case-only
+// match first (IDs bucketed by length, as two ASCII IDs that differ in
+// case only have one length), then the trie of suggest_index.go, which
+// measures only the IDs a walk bounded by the edit limit reaches, so "did
+// you mean" stays cheap on trees with hundreds of thousands of IDs and
+// thousands of unresolved links.
 //
 // It is built whenever a graph has an unresolved link, and the language
 // server builds a graph at every edit (while an ID is being typed, its
 // link is unresolved), so building it must cost little next to the
-// build: the buckets are one counting sort, and the case-insensitive
-// index is made only once enough lookups would pay for it.
+// build: the buckets are one counting sort, the trie is the nodes' own ID
+// order, and the case-insensitive index is made only once enough lookups
+// would pay for it.
 type suggester struct {
 	g *Graph
 	// byLen holds the nodes ordered by the length of their ID, in node
@@ -35,11 +38,17 @@ type suggester struct {
 	// patched from it), and a writer typing in a file with a broken link
 	// has that file's links resolved again at every keystroke.
 	answers map[suggestion]string
+	// trie is the IDs' index (suggest_index.go), made at the first lookup
+	// that is no case-only match.
+	trie *trie
+	// families: see familyOf (suggest_external.go).
+	families map[string]uint8
 }
 
 type suggestion struct {
 	id   string
 	want parser.Kind
+	c    constraint
 }
 
 // lowerIndexAfter is how many lookups scan for a case-only match before
@@ -85,11 +94,16 @@ func (s *suggester) ofLen(n int) []int32 {
 // ID, then the smaller (nodes are in ID order), so the hint is
 // deterministic.
 func (s *suggester) closest(id string, want parser.Kind) string {
-	key := suggestion{id, want}
+	return s.closestWith(id, want, constraint{})
+}
+
+// closestWith is closest among the IDs c allows.
+func (s *suggester) closestWith(id string, want parser.Kind, c constraint) string {
+	key := suggestion{id, want, c}
 	if a, ok := s.answers[key]; ok {
 		return a
 	}
-	a := s.measure(id, want)
+	a := s.measure(id, want, c)
 	if s.answers == nil {
 		s.answers = map[suggestion]string{}
 	}
@@ -97,32 +111,11 @@ func (s *suggester) closest(id string, want parser.Kind) string {
 	return a
 }
 
-func (s *suggester) measure(id string, want parser.Kind) string {
-	if i, ok := s.caseOnly(id); ok {
+func (s *suggester) measure(id string, want parser.Kind, c constraint) string {
+	if i, ok := s.caseOnly(id); ok && c.allows(s.g.nodes[i].id) {
 		return s.g.nodes[i].id
 	}
-	best, bestScore := "", 1<<30
-	for l := len(id) - 3; l <= len(id)+3; l++ {
-		limit := diag.MaxTypos(max(len(id), l))
-		if l < len(id)-limit || l > len(id)+limit {
-			continue
-		}
-		for _, i := range s.ofLen(l) {
-			n := s.g.nodes[i]
-			d := diag.Distance(id, n.id, limit)
-			if d > limit {
-				continue
-			}
-			score := d * 2
-			if n.kind != want {
-				score++
-			}
-			if score < bestScore {
-				best, bestScore = n.id, score
-			}
-		}
-	}
-	return best
+	return s.closestIndexed(id, want, c)
 }
 
 // caseOnly finds the first node (in ID order) whose ID lowered is id

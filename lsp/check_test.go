@@ -72,7 +72,7 @@ func segPos(text []byte, p pos) (int, int) {
 	for i := 0; i < off && i < len(text); i++ {
 		brk := 0
 		switch c := text[i]; {
-		case c == '\n' || c == '\v' || c == '\f' || c == 0x1c || c == 0x1d || c == 0x1e:
+		case c == '\n' || c == 0x1c || c == 0x1d || c == 0x1e:
 			brk = 1
 		case c == '\r' && i+1 < len(text) && text[i+1] == '\n':
 			brk = 2

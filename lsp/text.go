@@ -11,14 +11,15 @@ import (
 // lines differently:
 //
 //   - seg (and docutils) end a line at every break Python's
-//     str.splitlines() knows: \n, \r\n, \r, \v, \f, \x1c-\x1e, U+0085,
-//     U+2028 and U+2029. seg's positions are offsets in its file set
-//     (package source), which knows those lines.
+//     str.splitlines() knows but \v and \f (which docutils reads as
+//     spaces): \n, \r\n, \r, \x1c-\x1e, U+0085, U+2028 and U+2029.
+//     seg's positions are offsets in its file set (package source), which
+//     knows those lines.
 //   - LSP ends a line at \n, \r\n and \r only. Every position sent to or
 //     read from a client uses lspLines.
 //
-// A document with a form feed in it therefore has different line numbers
-// for seg and for the editor; offsets are what both agree on.
+// A document with a line separator in it therefore has different line
+// numbers for seg and for the editor; offsets are what both agree on.
 
 // span is a range of a document's text in byte offsets, end exclusive.
 type span struct{ start, end int }

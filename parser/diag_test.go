@@ -69,7 +69,7 @@ func expectations(t *testing.T, src string) []expectation {
 // diagnostics written inside it, reporting both the missing and the
 // unexpected ones.
 func TestInlineDiagnostics(t *testing.T) {
-	for _, glob := range []string{"testdata/diag/*.rst", "testdata/corpus/42-hidden.rst"} {
+	for _, glob := range []string{"testdata/diag/*.rst", "testdata/corpus/42-hidden.rst", "testdata/corpus/43-comments.rst", "testdata/corpus/32-formfeed.rst"} {
 		inlineDiagnostics(t, glob)
 	}
 }

@@ -48,7 +48,8 @@
 // After changing the corpus, regenerate expected.jsonl, then read the
 // change: docutils is the authority, so check that each trap is what RST
 // really says before checking it in (expected.jsonl was made with
-// Debian bookworm's docutils 0.19):
+// Debian bookworm's docutils 0.19, reading files as later docutils reads
+// them for Sphinx: dump.py, "Reading files"):
 //
 //	python3 parser/testdata/corpus/make_special.py   # only if that script changed
 //	/usr/bin/python3 parser/testdata/docutils/dump.py parser/testdata/corpus > parser/testdata/corpus/expected.jsonl

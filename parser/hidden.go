@@ -99,8 +99,18 @@ func (s *scanner) misspell(l lookalike, msg, detail string) {
 		msg: fmt.Sprintf("%q %s", string(s.src[l.start:l.end]), msg), detail: detail})
 }
 
-// typo reports a line that is one character away from a directive.
-func (s *scanner) typo(l lookalike, where string) bool {
+// typo reports a line that is one character away from a directive, li
+// being its line. A line with one colon is a typo only when an option
+// block under it shows that a node was meant (meant); the other forms
+// keep the directive's name and its "::" exactly, which prose and
+// comments do not.
+func (s *scanner) typo(l lookalike, li int, where string) bool {
+	switch l.form {
+	case formOneColon:
+		if !s.meant(li, l.start, l.nameText) {
+			return false
+		}
+	}
 	switch l.form {
 	case formNoSpace:
 		s.misspell(l, "has no space after \"..\", so docutils reads it as "+where+"; write \".. "+l.nameText+"::\"",
@@ -143,7 +153,7 @@ func (s *scanner) hiddenInParagraph(bl block, first, lo, hi int) {
 				"An explicit markup block (a directive) starts only after a blank line, at the start of the file or of an indented block; this line continues the paragraph above it, so no node is made of it.")
 			continue
 		}
-		s.typo(l, "text")
+		s.typo(l, li, "text")
 	}
 }
 
@@ -158,7 +168,7 @@ func (s *scanner) hiddenInComment(bl block, i, at, lo, hi int) {
 			return
 		}
 	}
-	if l, ok := s.looksLike(s.textAt(bl, i), end); ok && s.typo(l, "a comment") {
+	if l, ok := s.looksLike(s.textAt(bl, i), end); ok && s.typo(l, i, "a comment") {
 		return
 	}
 	if s.damagedInComment(bl, i, lo, hi) {
@@ -190,6 +200,26 @@ func (s *scanner) hiddenInLiteral(colon, lo, hi int, quoted bool) {
 			s.hide(l, fmt.Sprintf("is inside the %s that the \"::\" at the end of line %d starts, so docutils reads it as text; end line %d with one colon", what, s.lineNo(colon), s.lineNo(colon)),
 				"A paragraph that ends with \"::\" makes the block after it a literal block, and nothing in a literal block is a node. To show a directive as an example on purpose, put it in a \".. code-block:: rst\" directive, about which seg says nothing.")
 		}
+	}
+}
+
+// hiddenInDoctest looks at the lines after the first of the doctest block
+// (a ">>>" line and the lines up to the next blank one) at lines i..e-1: a
+// seg directive there is doctest text. Writing one right after an example
+// is easy, and so is showing one in an example's output, so it is a
+// warning, and only where an option block with an :id: (or an option of
+// the kind) under it shows that a node was meant.
+func (s *scanner) hiddenInDoctest(bl block, i, e int) {
+	for li := i + 1; li < e; li++ {
+		if s.blankAt(bl, li) || !s.quickDot(bl, li) {
+			continue
+		}
+		l, ok := s.looksLike(s.textAt(bl, li), int(s.lines[li].end))
+		if !ok || l.form != formDirective || !s.meant(li, l.start, l.nameText) {
+			continue
+		}
+		s.hide(l, fmt.Sprintf("is inside the doctest block that the \">>>\" of line %d starts, so docutils reads it as text; add a blank line before it", s.lineNo(i)),
+			"A line that starts with \">>>\" starts a doctest block, which runs to the next blank line; nothing in it is a node.")
 	}
 }
 
@@ -305,8 +335,10 @@ func (s *scanner) misplacedOptions(d block, h *header, dir []byte, limit int) []
 
 // nearMiss reports a directive docutils does not know whose name is one
 // letter away from a seg directive name of five letters or more
-// (".. outcom::"): docutils makes no node of it, and a shorter name has
-// too many real neighbours to guess. It reports whether it warned.
+// (".. outcom::") and whose option block shows a node was meant (meant):
+// docutils makes no node of it, and a shorter name has too many real
+// neighbours to guess; without the option block it may be another
+// extension's directive. It reports whether it warned.
 func (s *scanner) nearMiss(p, ns, ne int) bool {
 	name := string(bytes.ToLower(s.src[ns:ne]))
 	best := ""
@@ -315,7 +347,7 @@ func (s *scanner) nearMiss(p, ns, ne int) bool {
 			best = d
 		}
 	}
-	if best == "" {
+	if best == "" || !s.meant(s.lineOf(p), p, best) {
 		return false
 	}
 	end := ne
@@ -394,8 +426,8 @@ func (s *scanner) damagedName(t []byte) (string, int) {
 
 // damagedInComment reports a comment that is a seg directive with a
 // damaged name or colons (".. outcomex: Run", ".. outcome:x Run"): its
-// text starts with a seg directive's name and its indented block holds an
-// :id: field, so it was written as a node, and docutils reads a comment.
+// text starts with a seg directive's name and an option block under it
+// shows a node was meant (meant), and docutils reads a comment.
 func (s *scanner) damagedInComment(bl block, i, lo, hi int) bool {
 	start := s.textAt(bl, i)
 	t := s.lineText(bl, i)
@@ -423,11 +455,7 @@ func (s *scanner) damagedInComment(bl block, i, lo, hi int) bool {
 	if name == "" || w == len(t) || t[w] != ':' && word == name {
 		return false
 	}
-	id := false
-	for li := lo; li < hi && !id; li++ {
-		id = s.lines[li].ind >= 0 && bytes.HasPrefix(s.src[s.lines[li].cs:s.lines[li].end], []byte(":id:"))
-	}
-	if !id {
+	if !s.meant(i, start, name) {
 		return false
 	}
 	end := start + n + w
@@ -439,4 +467,43 @@ func (s *scanner) damagedInComment(bl block, i, lo, hi int) bool {
 			string(s.src[start:end]), diag.Article(name), name),
 		detail: "A directive is \"..\", a space, its name and two colons; this line is something else, so docutils reads a comment and no node is made of it."})
 	return true
+}
+
+// meant reports whether the lines under line li show that a node of the
+// seg directive name was meant: the lines indented deeper than the text at
+// byte at, up to the first blank line, hold an option field that is the
+// :id: or an option of the kind the name makes (a need type's options are
+// those of any need, so for one only the :id: counts). A line that merely
+// starts with a directive's name and one colon is how a comment reads
+// (".. Test: the plan is in the wiki", ".. TODO: later"); an option block
+// under it is what a node that lost a colon has and a comment has not.
+func (s *scanner) meant(li, at int, name string) bool {
+	col := s.vcol(li, at)
+	last := s.nMain
+	if li >= s.nMain {
+		last = len(s.lines)
+	}
+	name = string(s.lowerName([]byte(name)))
+	for j := li + 1; j < last; j++ {
+		ln := s.lines[j]
+		if ln.ind < 0 || int(ln.ind) <= col {
+			return false
+		}
+		t := s.src[ln.cs:ln.end]
+		nameEnd, _, ok := fieldMarker(t)
+		if !ok {
+			continue
+		}
+		opt := string(bytes.ToLower(unescape(t[1:nameEnd])))
+		if opt == "id" {
+			return true
+		}
+		if s.cfg.Needs != nil && s.cfg.Needs.Type(name) != nil {
+			continue
+		}
+		if _, ok := OptionsOf(s.cfg.Directives[name])[opt]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -122,12 +122,15 @@ type lexDiag struct {
 // scanner splits a file into lines and walks RST's block structure,
 // emitting tokens. It is also the lexer.Lexer handed to participle.
 type scanner struct {
-	sf    *source.File
-	src   []byte
-	str   string // src as a string: values are substrings of it
-	cfg   *Config
-	lines []line
-	hint  int // the line lineOf found last
+	sf  *source.File
+	src []byte
+	// spaced is set when src is a copy of the file with VT and FF made
+	// spaces (splitLines).
+	spaced bool
+	str    string // src as a string: values are substrings of it
+	cfg    *Config
+	lines  []line
+	hint   int // the line lineOf found last
 
 	fieldBuf []field // reused between directive headers
 	// rejected are the outcomes docutils rejects, with their fields.
@@ -203,7 +206,8 @@ func (s *scanner) Next() (lexer.Token, error) {
 }
 
 // isWS is white space inside a line: docutils expands tabs to spaces, and
-// every other ASCII white space character ends a line.
+// every other ASCII white space character ends a line, but VT and FF,
+// which splitLines has made spaces.
 func isWS(c byte) bool { return c == ' ' || c == '\t' }
 
 // trailingSpace is the length of the white space (Python's str.isspace,
@@ -263,6 +267,18 @@ func (s *scanner) splitLines() {
 			}
 			c := src[j]
 			if c >= ' ' && c < utf8.RuneSelf || c == '\t' {
+				j++
+				continue
+			}
+			if c == '\v' || c == '\f' {
+				// docutils' parser reads both as a space: the scanner
+				// reads a copy of the file with spaces there (same
+				// offsets), so every rule sees what docutils sees.
+				if !s.spaced {
+					s.src, s.spaced = bytes.Clone(s.src), true
+					src = s.src
+				}
+				src[j] = ' '
 				j++
 				continue
 			}
@@ -564,7 +580,9 @@ func (s *scanner) element(bl block, i int, titles bool) int {
 		}
 	}
 	if _, ok := prefixWS(t, ">>>"); ok { // doctest block
-		return s.textBlock(bl, i, false)
+		e := s.textBlock(bl, i, false)
+		s.hiddenInDoctest(bl, i, e)
+		return e
 	}
 	if n, ok := prefixWS(t, "|"); ok { // line block
 		f := s.firstKnown(bl, i, p+n, true)

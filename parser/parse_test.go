@@ -104,7 +104,10 @@ a      .. sreq:: in cell
 		{"less indented body line turns options into title", ".. sreq:: x\n     :id: R-1\n\n   body\n", []string{"1 sreq "}},
 		{"line too long", strings.Repeat("x", 10001) + "\n\n.. sreq:: x\n   :id: R-1\n", nil},
 		{"NBSP-led line is text", "\u00a0.. sreq:: x\n   :id: R-1\n", nil},
-		{"form feed ends a line", "text\f\n.. sreq:: x\n   :id: R-1\n", []string{"3 sreq R-1"}},
+		// docutils' parser reads VT and FF as spaces (32-formfeed.rst).
+		{"form feed is a space", "text\f\n.. sreq:: x\n   :id: R-1\n", nil},
+		{"form-feed line is blank", "text\n\f\n.. sreq:: x\n   :id: R-1\n", []string{"3 sreq R-1"}},
+		{"form feed indents", "text\n\n\f\v.. sreq:: x\n     :id: R-1\n", []string{"3 sreq R-1"}},
 		{"empty file", "", nil},
 		{"only dots", "..", nil},
 	}

@@ -104,8 +104,11 @@ func (p Position) String() string {
 type Breaks uint8
 
 const (
-	// Docutils cuts where Python's str.splitlines does, as docutils (and so
-	// Sphinx) counts lines: LF, CR, CRLF, VT, FF, FS, GS, RS, NEL, LS, PS.
+	// Docutils cuts where docutils (and so Sphinx) counts lines: where
+	// Python's str.splitlines does, but at VT and FF, which docutils'
+	// parser turns into spaces first: LF, CR, CRLF, FS, GS, RS, NEL, LS,
+	// PS. (An editor cuts at LF, CR and CRLF only; a line after a form
+	// feed has the same number in both.)
 	Docutils Breaks = iota
 	// Newlines cuts at LF only (a CR before it stays in the line), as XML,
 	// JSON and TOML readers count lines.
@@ -377,7 +380,7 @@ func LineBreak(src []byte, i int, rule Breaks) int {
 		return 0
 	}
 	switch c {
-	case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e:
+	case '\n', 0x1c, 0x1d, 0x1e:
 		return 1
 	case '\r':
 		if i+1 < len(src) && src[i+1] == '\n' {

@@ -68,12 +68,18 @@ How docutils is set up here:
   silenced and never abort; an unknown role (a Sphinx one) is just an error
   node.
 
-Reading files: exactly as docutils.io.FileInput does with encoding
-utf-8-sig: a leading BOM is dropped, the file is opened in text mode (so
-CRLF and CR become LF), then str.splitlines() cuts lines -- which also cuts
-at \\v, \\f, \\x1c-\\x1e, \\x85, U+2028 and U+2029 -- and every line has its
-tabs expanded to 8 columns and trailing white space (Unicode's, so NBSP too)
-stripped. A file that is not valid UTF-8 is reported as invalid_encoding.
+Reading files: as Sphinx reads a source with current docutils, whose
+FileInput opens a file in text mode when it is given an encoding (Sphinx
+always gives its source_encoding, utf-8-sig by default) and returns the text
+as read: a leading BOM is dropped and CRLF and CR become LF, nothing else.
+The parser then turns \\v and \\f into spaces and str.splitlines() cuts
+lines -- which also cuts at \\x1c-\\x1e, \\x85, U+2028 and U+2029 -- and
+every line has its tabs expanded to 8 columns and trailing white space
+(Unicode's, so NBSP too) stripped. (Debian bookworm's docutils 0.19 also ran
+str.splitlines() over the text in FileInput, before the parser, so it cut
+lines at \\v and \\f too, one line more than an editor counts; later
+FileInputs do that only when they guess the encoding, which Sphinx never
+lets them.) A file that is not valid UTF-8 is reported as invalid_encoding.
 
 Which files: every *.rst under ROOT, recursively, except names starting with
 ".", folders named _build, node_modules and vendor; symbolic links to
@@ -325,10 +331,11 @@ def settings():
 
 
 def read(path):
-    """Read a file exactly as docutils' FileInput does."""
-    inp = docutils.io.FileInput(source_path=path, encoding="utf-8-sig",
-                                error_handler="strict")
-    return inp.read()
+    """Read a file as current docutils' FileInput does when given an
+    encoding, as Sphinx always gives one: text mode, nothing changed but
+    the BOM and the line ends (see "Reading files" above)."""
+    with open(path, encoding="utf-8-sig", errors="strict") as f:
+        return f.read()
 
 
 def walk(root):
