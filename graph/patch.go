@@ -31,7 +31,9 @@ import (
 //     refines edge and where it is written;
 //   - an edge's pin is the seg.lock lines of its link, all of which name
 //     the node it leaves; a line is an orphan pin when that node has no
-//     edge of its link (or the tree no node of the ID).
+//     edge of its link (or the tree no node of the ID);
+//   - an edge's condition (and its finding) reads the fields of the node
+//     it names: a change to that node links its source again.
 
 // ownedDiag is a finding about one node, kept so that a patch can replace
 // the findings of the nodes it changes and keep the others.
@@ -198,7 +200,8 @@ type patcher struct {
 
 // newPatcher starts a patch of the last graph for an edit of the nodes
 // dirty. Besides those, it links again the nodes that name one of them
-// with a link of the wrong kind: their finding shows where it is.
+// with a link of the wrong kind (their finding shows where it is) or
+// with a link that has a condition (it reads the target's fields).
 func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32) *patcher {
 	g0 := m.last.g
 	relink := slices.Clone(dirty)
@@ -212,6 +215,15 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32
 			relink = append(relink, o.from)
 		}
 	}
+	// A link condition reads its target's fields: the nodes whose
+	// conditional links name a changed node evaluate them again.
+	for _, i := range dirty {
+		for _, e := range g0.nodes[i].in {
+			if e.x != nil && e.x.condition != "" {
+				relink = append(relink, e.from)
+			}
+		}
+	}
 	slices.Sort(relink)
 	relink = slices.Compact(relink)
 	isRelinked := make(map[int32]bool, len(relink))
@@ -220,7 +232,7 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32
 	}
 	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: g0.byID, order: g0.order, cyclic: g0.cyclic,
 		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans}
-	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest}
+	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest, pn: m.pn}
 	return &patcher{m: m, g0: g0, g: g, b: b, relink: relink, isRelinked: isRelinked}
 }
 
