@@ -111,7 +111,7 @@ func (e *evaluation) active(edge *graph.Edge) (ok bool, why *diag.Code) {
 // state, or "stale" or "unreviewed".
 func (e *evaluation) stateWord(edge *graph.Edge) string {
 	if c := e.g.Condition(edge); !c.Holds() {
-		return fmt.Sprintf("stale (its condition [%s] does not hold for %q: %s)", c.Text, e.g.To(edge).ID(), c.Values())
+		return fmt.Sprintf("stale: its condition [%s] does not hold for %q (%s)", c.Text, e.g.To(edge).ID(), c.Values())
 	}
 	if s := e.LinkState(edge); s != Current {
 		return s.String()
