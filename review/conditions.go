@@ -168,6 +168,9 @@ func conditionLiteral(g *graph.Graph, e *graph.Edge, cond graph.Condition, src [
 		return 0, 0, lit, fmt.Errorf("the file changed since seg read it")
 	}
 	entry := src[a:z]
+	if bytes.ContainsAny(entry, "\r\n") {
+		return 0, 0, lit, fmt.Errorf("the entry spans lines")
+	}
 	lt := g.Needs().Link(e.Option())
 	es, probs := needs.SplitLinks(entry, e.Option(), lt)
 	if len(es) != 1 || len(probs) > 0 || es[0].Condition != cond.Text || es[0].ID != g.To(e).ID() && es[0].ID+"."+es[0].Part != g.To(e).ID() {
