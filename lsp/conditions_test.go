@@ -31,7 +31,7 @@ extra_links = [
     {option = "implements", incoming = "implemented by", outgoing = "implements"},
 ]
 `,
-		"seg.toml": "[needs.types]\nreq = \"requirement\"\ntest = \"test\"\nimpl = \"implementation\"\n\n[needs.links]\ntests = \"verifies\"\nimplements = \"implements\"\n",
+		"seg.toml":      "[needs.types]\nreq = \"requirement\"\ntest = \"test\"\nimpl = \"implementation\"\n\n[needs.links]\ntests = \"verifies\"\nimplements = \"implements\"\n",
 		"docs/reqs.rst": ".. req:: Brake\n   :id: REQ_1\n   :version: 1\n",
 		"docs/evidence.rst": `.. test:: Bench
    :id: TEST_1
