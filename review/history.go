@@ -33,7 +33,7 @@ type History struct {
 
 	cat   *catFile
 	trees map[string]*commitTree // by commit: its files, Sys the blob name
-	sums  map[string]string       // by blob name: the hex SHA-256 of its bytes
+	sums  map[string]string      // by blob name: the hex SHA-256 of its bytes
 }
 
 // MaxCommits bounds the commits walked for one target.
