@@ -147,6 +147,7 @@ func (b *builder) condition(from, to int32, o *parser.Option, l *parser.Link) *c
 	cf, ok := b.filters[l.Condition]
 	if !ok {
 		cf.f, cf.err = needs.ParseFilter(l.Condition)
+		cf.thisDoc = strings.Contains(l.Condition, "this_doc")
 		b.filters[l.Condition] = cf
 	}
 	r := &condResult{}
@@ -154,17 +155,22 @@ func (b *builder) condition(from, to int32, o *parser.Option, l *parser.Link) *c
 	if cf.err != nil {
 		r.state, r.err = ConditionInvalid, filterWhy(cf.err)
 	} else {
-		rec := &readFields{f: condFields{b: b, n: target, p: b.pn[to]}}
-		holds, err := cf.f.Match(rec, needs.FilterContext{TextNumbers: true,
-			Doc: condFields{b: b, n: g.nodes[from]}.docname(), Docname: rec.f.docname()})
+		tf := condFields{b: b, n: target, p: b.pn[to]}
+		ctx := needs.FilterContext{TextNumbers: true}
+		if cf.thisDoc {
+			ctx.Doc, ctx.Docname = condFields{b: b, n: g.nodes[from]}.docname(), tf.docname()
+		}
+		holds, err := cf.f.Match(tf, ctx)
+		if err == nil && holds {
+			return condHolds // most conditions, S-CORE's every one: nothing to keep
+		}
+		// Once more, to say what the condition read.
+		rec := &readFields{f: tf}
+		cf.f.Match(rec, ctx)
 		r.reads = rec.reads
-		switch {
-		case err != nil:
+		if err != nil {
 			r.state, r.err = ConditionInvalid, filterWhy(err)
-		case holds:
-			r.state = ConditionHolds
-			return r
-		default:
+		} else {
 			r.state = ConditionFails
 		}
 	}
@@ -183,11 +189,17 @@ func (b *builder) condition(from, to int32, o *parser.Option, l *parser.Link) *c
 	return r
 }
 
-// condFilter is a condition parsed once per builder.
+// condFilter is a condition parsed once per builder; thisDoc: it may
+// call c.this_doc(), which reads where the link and its target are.
 type condFilter struct {
-	f   *needs.Filter
-	err *needs.FilterError
+	f       *needs.Filter
+	err     *needs.FilterError
+	thisDoc bool
 }
+
+// condHolds is the result of every condition that holds, shared: it
+// keeps nothing else.
+var condHolds = &condResult{state: ConditionHolds}
 
 func filterWhy(e *needs.FilterError) string {
 	if e.Unsupported {
