@@ -98,11 +98,17 @@ func (r *Review) Rewrites(ch Change) ([]Rewrite, error) {
 			rw = &Rewrite{File: at.Filename, Old: old}
 			byFile[at.Filename] = rw
 		}
-		start, end, lit, err := conditionLiteral(g, e, cond, rw.Old)
+		// Positions count from after a byte order mark (parser.ParseFile).
+		bom := 0
+		if bytes.HasPrefix(rw.Old, []byte("\xef\xbb\xbf")) {
+			bom = 3
+		}
+		start, end, lit, err := conditionLiteral(g, e, cond, rw.Old[bom:])
 		if err != nil {
 			fail("%v", err)
 			continue
 		}
+		start, end, lit.condStart, lit.condEnd = start+bom, end+bom, lit.condStart+bom, lit.condEnd+bom
 		rw.Conditions = append(rw.Conditions, ConditionEdit{Link: g.Link(e), At: e.Span(),
 			Was: cond.Text, Now: string(rw.Old[lit.condStart:start]) + lit.text + string(rw.Old[end:lit.condEnd])})
 		edits[at.Filename] = append(edits[at.Filename], edit{start, end, lit.text})

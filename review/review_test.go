@@ -323,3 +323,18 @@ func TestRewritesRefused(t *testing.T) {
 		t.Errorf("Rewrites of a removed source: %v, want cannot read the file", err)
 	}
 }
+
+// A file with a byte order mark and CR LF line ends, and text outside
+// ASCII before the entry: only the condition's value changes, the mark
+// and the line ends stay.
+func TestRewritesBOM(t *testing.T) {
+	text := "\ufeff.. req:: Parent ✓\r\n   :id: REQ_P\r\n   :version: 2\r\n\r\n.. req:: Child é\r\n   :id: REQ_C\r\n   :satisfies: REQ_P[version==1]\r\n"
+	root := writeTree(t, map[string]string{"ubproject.toml": needsProject, "seg.toml": needsMapping, "a.rst": text})
+	rws, err := review.List(run(t, root)).Rewrites(review.Change{Accept: []string{"REQ_C"}})
+	if err != nil || len(rws) != 1 {
+		t.Fatalf("Rewrites: %d, %v; want one", len(rws), err)
+	}
+	if want := strings.Replace(text, "REQ_P[version==1]", "REQ_P[version==2]", 1); string(rws[0].New) != want {
+		t.Errorf("after the rewrite: %q, want %q", rws[0].New, want)
+	}
+}
