@@ -338,3 +338,17 @@ func TestRewritesBOM(t *testing.T) {
 		t.Errorf("after the rewrite: %q, want %q", rws[0].New, want)
 	}
 }
+
+// Under strict review, a link whose condition fails and that has no pin
+// is both a condition item and an unreviewed one.
+func TestConditionItemsStrict(t *testing.T) {
+	root := writeTree(t, map[string]string{"ubproject.toml": needsProject, "seg.toml": needsMapping + "\n[review]\nrequire-pins = true\n",
+		"a.rst": ".. req:: P\n   :id: REQ_P\n   :version: 2\n\n.. req:: C\n   :id: REQ_C\n   :satisfies: REQ_P[version==1]\n"})
+	want := []string{
+		"unreviewed REQ_C satisfies REQ_P at a.rst:7",
+		"condition REQ_C satisfies REQ_P at a.rst:7 [version==1] fails: version is '2'",
+	}
+	if d := cmp.Diff(want, items(review.List(run(t, root)))); d != "" {
+		t.Errorf("items (-want +got):\n%s", d)
+	}
+}
