@@ -546,6 +546,14 @@ func TestLiveIsRunNeeds(t *testing.T) {
 		t.Fatal("examples/needs changed: the external needs are not set up")
 	}
 	patched, runs := 0, 0
+	// The edits flip the fields the example's link conditions read: some
+	// runs must find one that fails.
+	reached := map[string]bool{}
+	defer func() {
+		if !reached[`"link-condition-failed"`] && !t.Failed() && !testing.Short() {
+			t.Errorf("no run reached a link condition that fails")
+		}
+	}()
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(seed), 11))
@@ -559,7 +567,17 @@ func TestLiveIsRunNeeds(t *testing.T) {
 					patched++
 				}
 			}}
-			liveSession(t, r, maps(tree, nil), 25, how, map[string]bool{})
+			tree = maps(tree, nil)
+			if seed%3 == 0 {
+				// The test's condition [asil == "B"] fails from the start;
+				// an edit may make it hold again.
+				const b = ":id: SWR_PINCH_THRESHOLD\n         :status: approved\n         :asil: "
+				if !strings.Contains(tree["docs/software/requirements.rst"], b+"B") {
+					t.Fatal("examples/needs changed: SWR_PINCH_THRESHOLD has no :asil: B")
+				}
+				tree["docs/software/requirements.rst"] = strings.Replace(tree["docs/software/requirements.rst"], b+"B", b+"A", 1)
+			}
+			liveSession(t, r, tree, 25, how, reached)
 		})
 	}
 	// The patch of a sphinx-needs graph (need links, parents) is held to

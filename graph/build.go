@@ -272,6 +272,7 @@ func (g *Graph) lookUp(n *parser.Node, dst []int32) []int32 {
 // gives what one core gives.
 func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 	g := b.g
+	b.pn = pn
 	run := func(pb *builder, lo, hi int) {
 		// Every link entry makes at most one edge: the array never grows.
 		pb.edges = make([]Edge, 0, first[hi]-first[lo])
@@ -288,7 +289,7 @@ func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 			lo, hi := len(pn)*w/workers, len(pn)*(w+1)/workers
 			part := *g
 			part.open = nil
-			pb := &builder{g: &part, files: b.files, needs: b.needs}
+			pb := &builder{g: &part, files: b.files, needs: b.needs, pn: pn}
 			parts[w] = pb
 			wg.Add(1)
 			go func() {
@@ -415,6 +416,10 @@ type builder struct {
 	dup    map[string]bool
 	// pinSlab is where attachPin allocates pins.
 	pinSlab []Pin
+	// pn are the parses of the graph's nodes, by index, which link
+	// conditions read of their targets; filters the conditions parsed.
+	pn      []*parser.Node
+	filters map[string]condFilter
 }
 
 func (b *builder) diag(d diag.Diagnostic) {

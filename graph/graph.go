@@ -295,6 +295,7 @@ func newEdge(typ EdgeType, from, to int32, state parser.State, sp source.Span) E
 // edgeExtra is what an edge made by a sphinx-needs link option adds.
 type edgeExtra struct {
 	option, part, condition string
+	cond                    *condResult // what the condition says of the target (conditions.go)
 }
 
 func (e *Edge) Type() EdgeType { return e.typ }
@@ -310,7 +311,8 @@ func (e *Edge) Option() string {
 }
 
 // Part and Condition are the need part and the condition the entry named
-// ("ID.part[condition]"), "" when none. seg evaluates neither.
+// ("ID.part[condition]"), "" when none. seg does not check the part; the
+// condition is evaluated against the target (Graph.Condition).
 func (e *Edge) Part() string {
 	if e.x != nil {
 		return e.x.part

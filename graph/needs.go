@@ -88,7 +88,11 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *needs.LinkType, ki
 			}
 		}
 		e := newEdge(typ, from, to, state, l.Span)
-		e.x = b.extra(edgeExtra{option: o.Name, part: part, condition: l.Condition})
+		x := edgeExtra{option: o.Name, part: part, condition: l.Condition}
+		if l.Condition != "" {
+			x.cond = b.condition(from, to, o, l)
+		}
+		e.x = b.extra(x)
 		b.edges = append(b.edges, e)
 	}
 }

@@ -64,6 +64,9 @@ type FilterContext struct {
 	Docname string
 	// Current is current_need; nil means the need itself.
 	Current Fields
+	// TextNumbers compares a text that reads as a number with a number
+	// as that number (link conditions, condition.go).
+	TextNumbers bool
 }
 
 // FilterError is a filter string seg cannot evaluate, at src[Offset:End]
@@ -719,11 +722,15 @@ func (ev *evaluator) compare(e *expr) (any, *FilterError) {
 			return nil, err
 		}
 		var ok bool
+		l, r := left, right
+		if ev.ctx.TextNumbers {
+			l, r = textNumbers(left, right)
+		}
 		switch op {
 		case "==":
-			ok = pyEqual(left, right)
+			ok = pyEqual(l, r)
 		case "!=":
-			ok = !pyEqual(left, right)
+			ok = !pyEqual(l, r)
 		case "is":
 			ok = left == nil && right == nil || isSingleton(left) && pyEqual(left, right)
 		case "is not":
@@ -735,7 +742,7 @@ func (ev *evaluator) compare(e *expr) (any, *FilterError) {
 			}
 			ok = in == (op == "in")
 		default:
-			c, cerr := pyCompare(left, right)
+			c, cerr := pyCompare(l, r)
 			if cerr != "" {
 				return nil, ev.fail(e, "'%s' not supported between %s and %s", op, pyType(left), pyType(right))
 			}

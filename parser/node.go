@@ -87,7 +87,8 @@ type Link struct {
 	Span source.Span
 	// Part and Condition are set on the entries of a sphinx-needs link
 	// option only (needs.SplitLinks): "ID.part[condition]" has ID "ID",
-	// Part "part" and Condition "condition". Neither is evaluated.
+	// Part "part" and Condition "condition". The graph evaluates the
+	// condition against the target (graph.Condition).
 	Part      string `json:",omitempty"`
 	Condition string `json:",omitempty"`
 }
