@@ -24,7 +24,11 @@ func (c *Check) Filter(f *needs.Filter) (*Check, string, error) {
 	note := ""
 	for n := range c.Graph.Nodes() {
 		nf := nodeFields{c, n}
-		ok, err := f.Match(nf, needs.FilterContext{Docname: nf.docname()})
+		ctx := needs.FilterContext{Docname: nf.docname()}
+		if p := c.Graph.Needs(); p != nil {
+			ctx.Data, ctx.DataUnknown = p.FilterData, p.FilterDataUnknown
+		}
+		ok, err := f.Match(nf, ctx)
 		if err != nil {
 			if err.Unsupported {
 				return nil, "", fmt.Errorf("--filter %q: %s", f.Source, err.Msg)

@@ -1,6 +1,7 @@
 package needs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -86,7 +87,20 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 	if err := readUBProject(src.path, src.data, src.linkOrder, src.fieldOrder, &src.ub, n); err != nil {
 		return nil, err
 	}
+	n.FilterDataUnknown = src.filterDataUnknown
+	if src.variantUnknown {
+		n.VariantData, n.VariantKnown = nil, false
+	}
 	n.Project, n.Version = src.ub.Project.Name, src.ub.Project.Version
+	if src.confRaw != nil {
+		// A project read from a ubproject.toml still has its conf.py,
+		// whose project and version are what sphinx-needs writes into
+		// needs.json; the file's [project] stands in where conf.py sets
+		// none seg can read.
+		name, version := confProject(src.confRaw)
+		n.Project = cmp.Or(name, n.Project)
+		n.Version = cmp.Or(version, n.Version)
+	}
 	if s != nil {
 		if err := s.apply(root, segFile, segRaw, n); err != nil {
 			return nil, err
@@ -110,6 +124,8 @@ type projectSource struct {
 	ub                    ubFile
 	data                  []byte
 	linkOrder, fieldOrder []string
+	// filterDataUnknown, variantUnknown: conf.py computes them.
+	filterDataUnknown, variantUnknown bool
 }
 
 // confPy reads the conf.py at src.path (found, when locate has read it
@@ -138,6 +154,7 @@ func (src *projectSource) confPy(root string, found *confPyNeeds, n *Project) er
 		src.confRaw = cp.data
 	default:
 		src.ub, src.linkOrder, src.fieldOrder, src.data = cp.ub, cp.linkOrder, cp.fieldOrder, cp.data
+		src.filterDataUnknown, src.variantUnknown = cp.filterDataUnknown, cp.variantUnknown
 		n.File, n.Raw = src.path, src.data
 		n.SrcDir = cp.dir
 		n.setDocRoot(root, cp.dir)

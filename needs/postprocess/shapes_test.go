@@ -1,0 +1,340 @@
+package postprocess_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/seg-trace/seg/check"
+)
+
+// Shapes of sphinx-needs' own test projects (tests/doc_test/*) that its
+// tests build with no warning: seg must read them with no error either,
+// and make of them what sphinx-needs makes.
+
+// fields reads "ID name" keys with field.
+func fields(c *check.Check, keys ...string) map[string]string {
+	got := map[string]string{}
+	for _, k := range keys {
+		id, name, _ := strings.Cut(k, " ")
+		got[k] = field(c, id, name)
+	}
+	return got
+}
+
+// importJSON is the shape of sphinx-needs' needs_test_small.json: a legacy
+// file ("description", a null status) whose TEST_02 links to TEST_01.
+const importJSON = `{"current_version": "0.1.33", "project": "Sphinx-Needs", "versions": {"0.1.33": {"needs": {
+  "TEST_01": {"description": "TEST_01", "id": "TEST_01", "links": [], "status": null, "tags": [], "title": "TEST_01 DESCRIPTION", "type": "impl"},
+  "TEST_02": {"description": "TEST_02", "id": "TEST_02", "links": ["TEST_01"], "status": "open", "tags": ["test_02", "test"], "title": "TEST_02 DESCRIPTION", "type": "req"},
+  "TEST_03": {"description": "AAA", "id": "TEST_03", "links": [], "status": "open", "tags": [], "title": "AAA", "type": "req"}
+}}}}`
+
+const importConf = `
+extensions = ["sphinx_needs"]
+project = "needs test docs"
+version = "1.0"
+needs_id_regex = "^[A-Za-z0-9_]"
+needs_import_keys = {"small": "needs_test_small.json"}
+needs_types = [
+    dict(directive="req", title="Requirement", prefix="RE_", color="#BFD8D2", style="node"),
+    dict(directive="impl", title="Implementation", prefix="IM_", color="#DF744A", style="node"),
+]
+`
+
+// needimport as sphinx-needs' import_doc and doc_needimport tests use it:
+// a needs_import_keys key for the path, :ids: keeping needs by key, and
+// :filter: selecting before :id_prefix: renames: only the links to needs
+// the import kept get the prefix.
+func TestNeedimportAsSphinxNeeds(t *testing.T) {
+	c := run(t, map[string]string{"conf.py": importConf, "needs_test_small.json": importJSON, "index.rst": `
+Import
+======
+
+.. needimport:: small
+
+.. needimport:: needs_test_small.json
+   :id_prefix: ids_
+   :ids: TEST_01,TEST_02
+
+.. needimport:: needs_test_small.json
+   :id_prefix: filter_
+   :tags: imported
+   :filter: id == 'TEST_02'
+
+.. needimport:: needs_test_small.json
+   :id_prefix: small_
+   :filter: "test" in tags
+`})
+	if len(c.Diagnostics) > 0 {
+		t.Errorf("diagnostics: %q", diags(c))
+	}
+	var got []string
+	for _, id := range ids(c) {
+		got = append(got, id)
+	}
+	slices.Sort(got)
+	want := []string{"TEST_01", "TEST_02", "TEST_03", "filter_TEST_02", "ids_TEST_01", "ids_TEST_02", "small_TEST_02"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("needs (-want +got):\n%s", d)
+	}
+	wantFields := map[string]string{
+		"TEST_02 links": "TEST_01", "ids_TEST_02 links": "ids_TEST_01",
+		// TEST_01 was filtered out: the link keeps its ID (and resolves
+		// to the unprefixed import's TEST_01).
+		"filter_TEST_02 links": "TEST_01", "filter_TEST_02 tags": "test_02, test, imported",
+		"small_TEST_02 links": "TEST_01",
+	}
+	if d := cmp.Diff(wantFields, fields(c, "TEST_02 links", "ids_TEST_02 links", "filter_TEST_02 links", "filter_TEST_02 tags", "small_TEST_02 links")); d != "" {
+		t.Errorf("fields (-want +got):\n%s", d)
+	}
+}
+
+// A link in an imported or external needs.json may carry a condition, as
+// sphinx-needs (8.x) writes it and reads it back: the condition is kept
+// on the edge, not read as part of the ID.
+func TestImportedLinkConditions(t *testing.T) {
+	imp := `{"current_version": "1", "versions": {"1": {"needs": {
+  "REQ_001": {"id": "REQ_001", "type": "req", "title": "A", "status": "open", "links": []},
+  "REQ_002": {"id": "REQ_002", "type": "req", "title": "B", "links": ["REQ_001[status==\"open\"]", "REQ_001.p1[[a[0] > 1]]"]}
+}}}}`
+	c := run(t, map[string]string{"ubproject.toml": project, "imp.json": imp, "a.rst": `
+.. needimport:: imp.json
+   :id_prefix: I_
+`})
+	if len(c.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %q", diags(c))
+	}
+	g := c.Graph
+	n, ok := g.Lookup("I_REQ_002")
+	if !ok {
+		t.Fatalf("no I_REQ_002 among %q", ids(c))
+	}
+	var got []string
+	for e := range g.Out(n, 0) {
+		got = append(got, g.To(e).ID()+"|"+e.Part()+"|"+e.Condition())
+	}
+	if d := cmp.Diff([]string{`I_REQ_001||status=="open"`, `I_REQ_001|p1|a[0] > 1`}, got); d != "" {
+		t.Errorf("edges (-want +got):\n%s", d)
+	}
+}
+
+// Variant data in a link list ("<{ var.links }>", sphinx-needs'
+// needs_variant_data) is read from conf.py's literals: the reference
+// makes the links its value names. One that does not resolve, or variant
+// data seg cannot know, make no link: a warning, never evidence.
+func TestVariantDataLinks(t *testing.T) {
+	conf := `
+extensions = ["sphinx_needs"]
+needs_types = [dict(directive="req", title="Requirement", prefix="REQ_")]
+needs_variant_data = {"platform": "arm", "links": ["REQ_002", "REQ_003"], "one": "REQ_004", "build": {"debug": True}}
+`
+	rst := `
+.. req:: A
+   :id: REQ_001
+   :links: <{ var.links }>, <{var.one}>
+
+.. req:: B
+   :id: REQ_002
+   :links: <{ var.missing }>
+
+.. req:: C
+   :id: REQ_003
+
+.. req:: D
+   :id: REQ_004
+`
+	c := run(t, map[string]string{"conf.py": conf, "index.rst": rst})
+	if got := field(c, "REQ_001", "links"); got != "REQ_002,REQ_003,REQ_004" {
+		t.Errorf("REQ_001 links %q (diagnostics %q)", got, diags(c))
+	}
+	if got := field(c, "REQ_002", "links"); got != "<{ var.missing }>?" {
+		t.Errorf("REQ_002 links %q", got)
+	}
+	want := []string{`index.rst:8 invalid-dynamic-function: <{ var.missing }>: unknown variant data key var.missing`}
+	if d := cmp.Diff(want, diags(c)); d != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", d)
+	}
+	if c.Diagnostics[0].Severity().String() != "warning" {
+		t.Errorf("severity %s", c.Diagnostics[0].Severity())
+	}
+
+	// A variant data file the build chooses and seg cannot read.
+	c = run(t, map[string]string{"conf.py": strings.Replace(conf, "needs_variant_data =", "needs_variant_data_file = \"variants/chosen.json\"\nneeds_variant_data =", 1), "index.rst": rst})
+	if got := field(c, "REQ_001", "links"); got != "<{ var.links }>?,<{var.one}>?" {
+		t.Errorf("unknown variant data: REQ_001 links %q", got)
+	}
+	for _, d := range c.Diagnostics {
+		if d.Code.Name != "unsupported-dynamic-function" {
+			t.Errorf("unknown variant data: %s", d.Code.Name)
+		}
+	}
+	// The file, when it is there, is read, and the inline data merge over it.
+	c = run(t, map[string]string{"conf.py": strings.Replace(conf, "needs_variant_data =", "needs_variant_data_file = \"variants/chosen.json\"\nneeds_variant_data =", 1),
+		"variants/chosen.json": `{"missing": "REQ_001", "links": ["REQ_001"]}`, "index.rst": rst})
+	if got := fields(c, "REQ_001 links", "REQ_002 links"); got["REQ_001 links"] != "REQ_002,REQ_003,REQ_004" || got["REQ_002 links"] != "REQ_001" {
+		t.Errorf("variant data file: %v (diagnostics %q)", got, diags(c))
+	}
+}
+
+// Names from needs_filter_data are read by every filter (needextend,
+// needimport, dynamic functions, --filter), over the need's fields, as
+// sphinx-needs' filter context has them.
+func TestFilterData(t *testing.T) {
+	conf := `
+extensions = ["sphinx_needs"]
+needs_types = [dict(directive="req", title="Requirement", prefix="REQ_")]
+needs_extra_options = ["variant"]
+needs_filter_data = {"current_variant": "project_x", "sprint": 3}
+`
+	c := run(t, map[string]string{"conf.py": conf, "index.rst": `
+.. req:: A
+   :id: REQ_001
+   :variant: project_x
+
+.. req:: B
+   :id: REQ_002
+   :variant: project_y
+
+.. needextend:: variant == current_variant and sprint > 2
+   :status: planned
+`})
+	if len(c.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %q", diags(c))
+	}
+	if got := fields(c, "REQ_001 status", "REQ_002 status"); got["REQ_001 status"] != "planned" || got["REQ_002 status"] != "<none>" {
+		t.Errorf("status %v", got)
+	}
+	// Computed filter data: a name that is no field may be one of them,
+	// so the filter is unsupported, not wrong.
+	c = run(t, map[string]string{"conf.py": strings.Replace(conf, `{"current_variant": "project_x", "sprint": 3}`, `get_filter_data()`, 1), "index.rst": `
+.. req:: A
+   :id: REQ_001
+
+.. needextend:: current_variant == "x"
+   :status: planned
+`})
+	if got := diags(c); len(got) != 1 || !strings.Contains(got[0], "unsupported-filter") {
+		t.Errorf("computed filter data: %q", got)
+	}
+}
+
+// A json_path in a needs_from_toml file in a subfolder is relative to
+// that file, as sphinx-needs reads it.
+func TestExternalPathFromTOMLFolder(t *testing.T) {
+	ext := `{"current_version": "1", "versions": {"1": {"needs": {"EXT_1": {"id": "EXT_1", "type": "req", "title": "Theirs"}}}}}`
+	c := run(t, map[string]string{"docs/conf.py": `
+extensions = ["sphinx_needs"]
+needs_from_toml = "config/ubproject.toml"
+`, "docs/config/ubproject.toml": `[needs]
+types = [{directive = "req", title = "Requirement", prefix = "R_"}]
+external_needs = [{base_url = "https://x.example", json_path = "ext/needs.json"}]
+`, "docs/config/ext/needs.json": ext, "docs/a.rst": `
+.. req:: Ours
+   :id: REQ_1
+   :links: EXT_1
+`})
+	if len(c.Diagnostics) > 0 {
+		t.Errorf("diagnostics: %q", diags(c))
+	}
+	if got := field(c, "REQ_1", "links"); got != "EXT_1" {
+		t.Errorf("links %q", got)
+	}
+}
+
+// A needimport of a file conf.py writes at build time is no pass: seg
+// reads the tree as it is, and needs it cannot see must not count. The
+// error says that conf.py names the file and what to do.
+func TestNeedimportGenerated(t *testing.T) {
+	c := run(t, map[string]string{"conf.py": `
+extensions = ["sphinx_needs"]
+needs_types = [dict(directive="req", title="Requirement", prefix="REQ_")]
+
+def setup(app):
+    with open("generated/needs.json", "w") as f:
+        f.write(make_needs())
+`, "index.rst": `
+.. needimport:: /generated/needs.json
+
+.. req:: Local
+   :id: REQ_1
+   :links: GEN_1
+`})
+	want := []string{
+		`index.rst:2 invalid-needimport: needimport: generated/needs.json is not there; conf.py names it (line 6), so the build may write it`,
+		`index.rst:6 unresolved-link: unresolved link "GEN_1"`,
+	}
+	if d := cmp.Diff(want, diags(c)); d != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", d)
+	}
+}
+
+// suppress_warnings = ["needs.link_outgoing"] silences a need's dead link
+// as sphinx-needs does, but the link makes no edge: a requirement a test
+// meant to verify through it stays unproven, and the check fails.
+func TestDeadLinkSuppressed(t *testing.T) {
+	c := run(t, map[string]string{"conf.py": `
+extensions = ["sphinx_needs"]
+suppress_warnings = ["needs.link_outgoing"]
+needs_types = [dict(directive="req", title="Requirement", prefix="R_"), dict(directive="test", title="Test", prefix="T_")]
+needs_extra_links = [dict(option="tests", incoming="tested by", outgoing="tests")]
+`, "seg.toml": `[needs.types]
+req = "requirement"
+test = "test"
+
+[needs.links]
+tests = "verifies"
+`, "index.rst": `
+.. req:: Must hold
+   :id: REQ_1
+
+.. test:: Meant for REQ_1
+   :id: TEST_1
+   :tests: REQ_1X
+`})
+	if d := cmp.Diff([]string{`index.rst:7 unresolved-link: unresolved link "REQ_1X" (did you mean "REQ_1"?)`}, supDiags(c)); d != "" {
+		t.Errorf("suppressed (-want +got):\n%s", d)
+	}
+	n, _ := c.Graph.Lookup("REQ_1")
+	v, ok := c.Result.Verdict(n)
+	if !ok || v.Satisfied || v.Status.String() != "unproven" {
+		t.Errorf("REQ_1: verdict %+v (%v)", v, ok)
+	}
+	if n.InDegree() != 0 {
+		t.Error("the dead link made an edge")
+	}
+}
+
+// A link type whose parse_conditions is false (sphinx-needs 8's
+// needs_links) reads no condition: "REQ_1[x]" is an ID, and no need has
+// it, so the entry is a dead link, not an edge to REQ_1.
+func TestParseConditionsFalse(t *testing.T) {
+	c := run(t, map[string]string{"ubproject.toml": `[needs]
+types = [{directive = "req", title = "Requirement", prefix = "R_"}]
+
+[needs.links.plain]
+outgoing = "plain"
+parse_conditions = false
+
+[needs.links.cond]
+outgoing = "cond"
+`, "a.rst": `
+.. req:: A
+   :id: REQ_1
+
+.. req:: B
+   :id: REQ_2
+   :plain: REQ_1[status=="open"]
+   :cond: REQ_1[status=="open"]
+`})
+	want := []string{`a.rst:7 unresolved-link: unresolved link "REQ_1[status==\"open\"]"`}
+	got := diags(c)
+	if len(got) != 1 || !strings.HasPrefix(got[0], want[0]) {
+		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+	if f := field(c, "REQ_2", "cond"); f != "REQ_1" {
+		t.Errorf("cond %q", f)
+	}
+}
