@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/needs"
 )
 
 // Shapes of sphinx-needs' own test projects (tests/doc_test/*) that its
@@ -336,5 +337,94 @@ outgoing = "cond"
 	}
 	if f := field(c, "REQ_2", "cond"); f != "REQ_1" {
 		t.Errorf("cond %q", f)
+	}
+}
+
+// One field model: needextend (post-processing, before the graph) and
+// --filter (over the graph) read a need's fields through the same model,
+// so every filter selects the same needs in both. (Back links are the
+// one difference sphinx-needs has too: empty before needs are linked.)
+func TestOneFieldModel(t *testing.T) {
+	filters := []string{
+		`doctype == ".rst"`,
+		`"shall" in content`,
+		`content == ""`,
+		`type_name == "Requirement" and type_prefix == "R_"`,
+		`type_color == "#BFD8D2"`,
+		`is_need and not is_part and not is_external`,
+		`parent_need == "REQ_1"`,
+		`parent_need == ""`,
+		`hide == True`,
+		`status is None`,
+		`status == "open"`,
+		`owner == ""`,
+		`title.startswith("Child") or False`,
+		`"REQ_1" in links`,
+		`docname == "sub/page"`,
+		`lineno > 10`,
+	}
+	proj := `[project]
+name = "P"
+
+[needs]
+types = [
+    {directive = "req", title = "Requirement", prefix = "R_", color = "#BFD8D2"},
+    {directive = "spec", title = "Specification", prefix = "S_"},
+]
+extra_options = ["owner", "mark"]
+`
+	rst := `
+.. req:: Top
+   :id: REQ_1
+   :status: open
+   :owner: alice
+
+   The system shall stop.
+
+   .. spec:: Child spec
+      :id: SPEC_1
+      :links: REQ_1
+      :hide:
+
+.. spec:: Empty
+   :id: SPEC_2
+`
+	var ext strings.Builder
+	for i, f := range filters {
+		ext.WriteString("\n.. needextend:: " + f + "\n   :+mark: hit" + string(rune('a'+i)) + "\n")
+	}
+	c := run(t, map[string]string{"ubproject.toml": proj, "sub/page.rst": rst, "ext.rst": ext.String()})
+	if len(c.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %q", diags(c))
+	}
+	for i, src := range filters {
+		mark := "hit" + string(rune('a'+i))
+		var byExtend []string
+		for _, id := range []string{"REQ_1", "SPEC_1", "SPEC_2"} {
+			if strings.Contains(field(c, id, "mark"), mark) {
+				byExtend = append(byExtend, id)
+			}
+		}
+		f, ferr := needs.ParseFilter(src)
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		fc, note, err := c.Filter(f)
+		if err != nil || note != "" {
+			t.Fatalf("--filter %s: %v %s", src, err, note)
+		}
+		var byFilter []string
+		for n := range c.Graph.Nodes() {
+			if fc.Shows(n) {
+				byFilter = append(byFilter, n.ID())
+			}
+		}
+		slices.Sort(byFilter)
+		if !slices.Equal(byExtend, byFilter) {
+			t.Errorf("%s: needextend selects %q, --filter %q", src, byExtend, byFilter)
+		}
+		if len(byExtend) == 0 && src != `lineno > 10` {
+			t.Errorf("%s selects nothing: the test shows no difference", src)
+		}
 	}
 }
