@@ -74,6 +74,10 @@ type Project struct {
 	MaxTitleLength   int
 	// Project and Version name the project and its version in needs.json.
 	Project, Version string
+	// SortLinks: the project targets sphinx-needs 8.2 or later, which
+	// writes needs.json's link lists sorted and deduplicated
+	// (TargetsSortedLinks).
+	SortLinks bool
 	// DocRoot is the folder, relative to the tree's root (forward
 	// slashes, "" for the root itself), that needs.json docnames are
 	// relative to: Sphinx's source folder.

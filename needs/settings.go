@@ -36,6 +36,10 @@ type Settings struct {
 	// needimport's URL) to a local copy, relative to the root: seg never
 	// fetches anything.
 	External map[string]string `toml:"external"`
+	// SphinxNeeds is the sphinx-needs version the project targets
+	// ("8.2"), for how needs.json is written; default: the version the
+	// project pins (target.go).
+	SphinxNeeds *string `toml:"sphinx_needs"`
 }
 
 // What a need type and a link type may be mapped onto. Outcomes and
@@ -101,11 +105,14 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 		n.Project = cmp.Or(name, n.Project)
 		n.Version = cmp.Or(version, n.Version)
 	}
+	var target *string
 	if s != nil {
 		if err := s.apply(root, segFile, segRaw, n); err != nil {
 			return nil, err
 		}
+		target = s.SphinxNeeds
 	}
+	n.SortLinks = targetsSortedLinks(target, root, n.SrcDir)
 	return n, nil
 }
 
