@@ -75,6 +75,7 @@ func Run(in Input) Output {
 	t := &tree{in: in, files: slices.Clone(in.Parsed), copied: make([]bool, len(in.Parsed))}
 	t.deleteNeeds()
 	t.importNeeds()
+	t.list2need()
 	t.collect()
 	t.external()
 	t.parentNeeds()

@@ -428,3 +428,91 @@ extra_options = ["owner", "mark"]
 		}
 	}
 }
+
+// list2need, as sphinx-needs' doc_list2need test project writes it:
+// needs from a nested list, IDs given in parentheses or hashed from the
+// title (values from Python's hashlib), content after the delimiter and
+// on more lines, nested needs as parent_needs, :links-down: linking a
+// level to the one below, and ((key="value")) options.
+func TestList2need(t *testing.T) {
+	conf := `
+extensions = ["sphinx_needs"]
+needs_id_regex = "^[A-Za-z0-9_]"
+needs_types = [
+    {"directive": "story", "title": "User Story", "prefix": "US_"},
+    {"directive": "spec", "title": "Specification", "prefix": "SP_"},
+    {"directive": "test", "title": "Test Case", "prefix": "TC_"},
+]
+needs_links = {
+    "checks": {"incoming": "is checked by", "outgoing": "checks"},
+    "triggers": {"incoming": "is triggered by", "outgoing": "triggers"},
+}
+`
+	c := run(t, map[string]string{"conf.py": conf, "index.rst": `
+TEST DOCUMENT LIST2NEED
+=======================
+
+.. list2need::
+   :types: story, spec, test
+   :presentation: nested
+   :delimiter: .
+
+   * Need example on level 1
+   * (NEED-002) Another Need example on level 1 with a given ID
+     * (NEED-003) Sub-Need on level 2
+     * Another Sub-Need on level 2. Where this sentence will be used
+       as content, the first one as title.
+       * Sub-Need on level 3. With some rst-syntax supported for
+         the **content** by :ref:` + "`test`" + `
+`, "links_down.rst": `
+.. list2need::
+   :types: story, spec, test
+   :links-down: checks, triggers, links
+   :presentation: standalone
+   :delimiter: .
+   :tags: listed
+
+   * (NEED-A)Need example on level 1 ((status="open"))
+     * (NEED-B)Need example on level 2
+       * (NEED-C)Need example on level 3
+
+.. story:: Uses them
+   :id: US_USER
+   :links: NEED-003, SP_69FFD, TC_EA5AF, US_F1B63, NEED-C
+`})
+	if len(c.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %q", diags(c))
+	}
+	want := map[string]string{
+		"US_F1B63 title": "Need example on level 1", "NEED-002 title": "Another Need example on level 1 with a given ID",
+		"NEED-003 parent_needs": "NEED-002", "SP_69FFD parent_needs": "NEED-002", "TC_EA5AF parent_needs": "SP_69FFD",
+		"SP_69FFD title": "Another Sub-Need on level 2",
+		"NEED-A checks":  "NEED-B", "NEED-B triggers": "NEED-C", "NEED-A status": "open", "NEED-C tags": "listed",
+		"NEED-B parent_needs": "<none>", "US_USER links": "NEED-003,NEED-C,SP_69FFD,TC_EA5AF,US_F1B63",
+	}
+	var keys []string
+	for k := range want {
+		keys = append(keys, k)
+	}
+	if d := cmp.Diff(want, fields(c, keys...)); d != "" {
+		t.Errorf("fields (-want +got):\n%s", d)
+	}
+	n, _ := c.Graph.Lookup("SP_69FFD")
+	if got := n.Body(); got != "Where this sentence will be used\n   as content, the first one as title." {
+		t.Errorf("content %q", got)
+	}
+	if p := c.Files.Position(n.Pos()); p.Filename != "index.rst" || p.Line != 5 {
+		t.Errorf("placed at %s", p)
+	}
+
+	// What sphinx-needs refuses is an error, and makes no need.
+	c = run(t, map[string]string{"conf.py": conf, "index.rst": `
+.. list2need::
+   :types: story, epic
+
+   * One
+`})
+	if got := diags(c); len(got) != 1 || !strings.Contains(got[0], `invalid-list2need: list2need: unknown need type "epic"`) {
+		t.Errorf("diagnostics %q", got)
+	}
+}
