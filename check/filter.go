@@ -116,14 +116,7 @@ func (f nodeFields) Core() needs.NeedCore {
 	return c
 }
 
-func (f nodeFields) Option(name string) (string, bool) {
-	for _, a := range f.n.Attrs() {
-		if a.Name == name {
-			return a.Value, true
-		}
-	}
-	return "", false
-}
+func (f nodeFields) Option(name string) (string, bool) { return f.n.LookupAttr(name) }
 
 func (f nodeFields) Links(option string) []string { return f.links(option, false) }
 

@@ -273,12 +273,19 @@ func (n *Node) IsExternal() bool { return n.external }
 // (or when the tree is no sphinx-needs project: only needs.json uses it).
 func (n *Node) Parent() string { return n.parent }
 func (n *Node) Attr(name string) string {
+	v, _ := n.LookupAttr(name)
+	return v
+}
+
+// LookupAttr is the value of the attribute name and whether the node has
+// it (the first, when it is repeated).
+func (n *Node) LookupAttr(name string) (string, bool) {
 	for _, a := range n.attrs {
 		if a.Name == name {
-			return a.Value
+			return a.Value, true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // Edge is one resolved link entry.

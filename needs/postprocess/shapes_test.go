@@ -516,3 +516,37 @@ TEST DOCUMENT LIST2NEED
 		t.Errorf("diagnostics %q", got)
 	}
 }
+
+// The same settings in a ubproject.toml: [needs] import_keys, filter_data,
+// variant_data (merged over variant_data_file, relative to the file).
+func TestDataSettingsFromTOML(t *testing.T) {
+	c := run(t, map[string]string{"ubproject.toml": `[needs]
+types = [{directive = "req", title = "Requirement", prefix = "R_"}]
+import_keys = {upstream = "vendor/needs.json"}
+filter_data = {wanted = ["REQ_A"], level = 2}
+variant_data_file = "variants/v.json"
+variant_data = {extra = "REQ_A"}
+`, "vendor/needs.json": `{"current_version": "1", "versions": {"1": {"needs": {
+  "REQ_A": {"id": "REQ_A", "type": "req", "title": "A"},
+  "REQ_B": {"id": "REQ_B", "type": "req", "title": "B"}
+}}}}`, "variants/v.json": `{"links": ["REQ_B"]}`, "a.rst": `
+.. needimport:: upstream
+   :filter: id in wanted and level == 2
+
+.. req:: Local
+   :id: REQ_L
+   :links: <{ var.extra }>, <{ var.links }>
+`})
+	got := ids(c)
+	slices.Sort(got)
+	if d := cmp.Diff([]string{"REQ_A", "REQ_L"}, got); d != "" {
+		t.Errorf("needs (-want +got):\n%s (diagnostics %q)", d, diags(c))
+	}
+	if got := field(c, "REQ_L", "links"); got != "REQ_A,REQ_B?" {
+		// REQ_B was not imported: the link is dead (and says so).
+		t.Errorf("links %q", got)
+	}
+	if d := cmp.Diff([]string{`a.rst:7 unresolved-link: unresolved link "REQ_B" (did you mean "REQ_A"?)`}, diags(c)); d != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", d)
+	}
+}
