@@ -28,6 +28,10 @@ type Settings struct {
 	// ubproject.toml's [project] name and version.
 	Project *string `toml:"project"`
 	Version *string `toml:"version"`
+	// SphinxNeeds is the sphinx-needs version the project targets
+	// ("8.2"), for how needs.json is written; default: the version the
+	// project pins (target.go).
+	SphinxNeeds *string `toml:"sphinx_needs"`
 	// Types maps a need type (its directive) to a seg kind.
 	Types map[string]string `toml:"types"`
 	// Links maps a link option to a seg link option.
@@ -36,10 +40,6 @@ type Settings struct {
 	// needimport's URL) to a local copy, relative to the root: seg never
 	// fetches anything.
 	External map[string]string `toml:"external"`
-	// SphinxNeeds is the sphinx-needs version the project targets
-	// ("8.2"), for how needs.json is written; default: the version the
-	// project pins (target.go).
-	SphinxNeeds *string `toml:"sphinx_needs"`
 }
 
 // What a need type and a link type may be mapped onto. Outcomes and
