@@ -60,52 +60,11 @@ type NeedView interface {
 //   - status and every other option a need takes: its value, or, not
 //     set, the extra option's default ("" or None) and None for the rest.
 func (p *Project) Field(v NeedView, name string) (any, bool) {
-	c := v.Core()
 	switch name {
-	case "id":
-		return c.ID, true
-	case "type":
-		return c.Type, true
-	case "type_name", "type_prefix", "type_color", "type_style":
-		t := p.Type(c.Type)
-		if t == nil {
-			return "", true
-		}
-		switch name {
-		case "type_name":
-			return t.Title, true
-		case "type_prefix":
-			return t.Prefix, true
-		case "type_color":
-			return t.Color, true
-		}
-		return t.Style, true
-	case "title", "full_title":
-		return c.Title, true
-	case "docname":
-		return c.Docname, true
-	case "doctype":
-		return c.Doctype, true
-	case "lineno":
-		return c.Lineno, true
-	case "content", "description":
-		if !c.HasContent {
-			return NotComputed{}, true
-		}
-		return c.Content, true
-	case "is_external":
-		return c.External, true
-	case "is_import":
-		if !c.ImportKnown {
-			return NotComputed{}, true
-		}
-		return c.Imported, true
-	case "is_need":
-		return true, true
-	case "is_part":
-		return false, true
-	case "parent_need":
-		return c.ParentNeed, true
+	case "id", "type", "type_name", "type_prefix", "type_color", "type_style", "title", "full_title",
+		"docname", "doctype", "lineno", "content", "description", "is_external", "is_import", "is_need",
+		"is_part", "parent_need":
+		return p.coreField(v.Core(), name), true
 	case "tags", "constraints":
 		if s, ok := v.Option(name); ok {
 			return SplitList(s), true
@@ -138,6 +97,54 @@ func (p *Project) Field(v NeedView, name string) (any, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// coreField is a field of the need's core data (Field).
+func (p *Project) coreField(c NeedCore, name string) any {
+	switch name {
+	case "id":
+		return c.ID
+	case "type":
+		return c.Type
+	case "type_name", "type_prefix", "type_color", "type_style":
+		t := p.Type(c.Type)
+		switch {
+		case t == nil:
+			return ""
+		case name == "type_name":
+			return t.Title
+		case name == "type_prefix":
+			return t.Prefix
+		case name == "type_color":
+			return t.Color
+		}
+		return t.Style
+	case "title", "full_title":
+		return c.Title
+	case "docname":
+		return c.Docname
+	case "doctype":
+		return c.Doctype
+	case "lineno":
+		return c.Lineno
+	case "content", "description":
+		if !c.HasContent {
+			return NotComputed{}
+		}
+		return c.Content
+	case "is_external":
+		return c.External
+	case "is_import":
+		if !c.ImportKnown {
+			return NotComputed{}
+		}
+		return c.Imported
+	case "is_need":
+		return true
+	case "is_part":
+		return false
+	}
+	return c.ParentNeed // parent_need
 }
 
 // notComputedFields are the fields sphinx-needs computes while it renders,

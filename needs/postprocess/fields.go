@@ -34,8 +34,13 @@ func (f fields) Core() needs.NeedCore {
 		c.Doctype = path.Ext(f.t.files[f.n.file].Path)
 		c.Content, c.HasContent = nd.Body, true
 	}
-	if ps := linkIDs(nd, "parent_needs"); len(ps) > 0 {
-		c.ParentNeed = ps[0]
+	if o := nd.Option("parent_needs"); o != nil {
+		for _, l := range o.Links {
+			if !l.IsDynamic() {
+				c.ParentNeed = l.Address()
+				break
+			}
+		}
 	}
 	return c
 }
