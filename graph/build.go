@@ -485,9 +485,7 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.revision = n.Revision
 	g.fromResults = n.FromResults
 	g.caseNames = n.CaseNames
-	if n.Kind == parser.Waiver {
-		g.justification = n.Body
-	}
+	g.body = n.Body
 	g.external = n.External
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {

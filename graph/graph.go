@@ -129,19 +129,21 @@ type Node struct {
 	kind      parser.Kind
 	directive string
 	title     string
-	pos       source.Pos
-	attrs     []Attr
+	// body is the directive's content, verbatim and dedented: a
+	// waiver's justification, a need's content.
+	body  string
+	pos   source.Pos
+	attrs []Attr
 
 	// outcome
 	result    Result
 	resultRaw string
 	config    string
 	// waiver
-	expires       time.Time
-	hasExpires    bool
-	expiresOK     bool
-	expiresText   string
-	justification string
+	expires     time.Time
+	hasExpires  bool
+	expiresOK   bool
+	expiresText string
 	// implementation
 	sources string
 	// test
@@ -236,8 +238,17 @@ func (n *Node) FromResults() bool { return n.fromResults }
 func (n *Node) CaseNames() []string { return append([]string(nil), n.caseNames...) }
 
 // Justification is a waiver's content, dedented: why the failure it
-// excuses is accepted. "" for other nodes (their content is not kept).
-func (n *Node) Justification() string { return n.justification }
+// excuses is accepted; "" for other nodes (Body has their content).
+func (n *Node) Justification() string {
+	if n.kind != parser.Waiver {
+		return ""
+	}
+	return n.body
+}
+
+// Body is the node's content, verbatim and dedented (a need's content
+// in sphinx-needs' terms).
+func (n *Node) Body() string { return n.body }
 
 // Broken reports whether an error diagnostic is about the node itself: an
 // option or value of it, its ID, or one of its link entries. Such an
@@ -267,12 +278,19 @@ func (n *Node) IsExternal() bool { return n.external }
 // (or when the tree is no sphinx-needs project: only needs.json uses it).
 func (n *Node) Parent() string { return n.parent }
 func (n *Node) Attr(name string) string {
+	v, _ := n.LookupAttr(name)
+	return v
+}
+
+// LookupAttr is the value of the attribute name and whether the node has
+// it (the first, when it is repeated).
+func (n *Node) LookupAttr(name string) (string, bool) {
 	for _, a := range n.attrs {
 		if a.Name == name {
-			return a.Value
+			return a.Value, true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // Edge is one resolved link entry.

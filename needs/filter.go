@@ -67,6 +67,12 @@ type FilterContext struct {
 	// TextNumbers compares a text that reads as a number with a number
 	// as that number (link conditions, condition.go).
 	TextNumbers bool
+	// Data are the project's needs_filter_data: names the filter reads
+	// over the need's fields (sphinx-needs adds them to the context
+	// after the fields). DataUnknown: the project computes them, so a
+	// name that is no field may be one seg cannot know.
+	Data        map[string]any
+	DataUnknown bool
 }
 
 // FilterError is a filter string seg cannot evaluate, at src[Offset:End]
@@ -645,7 +651,14 @@ func (ev *evaluator) eval(e *expr) (any, *FilterError) {
 			}
 			return currentNeed{ev.need}, nil
 		}
+		if v, ok := ev.ctx.Data[e.name]; ok {
+			return v, nil
+		}
 		v, ok := ev.need.Field(e.name)
+		if !ok && ev.ctx.DataUnknown {
+			return nil, &FilterError{Offset: e.start, End: e.end, Unsupported: true,
+				Msg: fmt.Sprintf("name %q is no need field, and may be one of needs_filter_data, which conf.py computes", e.name)}
+		}
 		if !ok {
 			return nil, ev.fail(e, "name %q is not defined (no need field of that name)", e.name)
 		}
