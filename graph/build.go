@@ -448,7 +448,7 @@ func (b *builder) fill(nn *Node, i int, n *parser.Node, shadow, parent string) {
 	if b.needs != nil {
 		nn.need = b.needs.Type(n.Directive) != nil
 		nn.parent = parent
-		if nn.need && !n.External {
+		if nn.need && !n.External && !n.Imported {
 			nn.parts, nn.partsKnown = parser.NeedParts(n.Body), true
 		}
 	}

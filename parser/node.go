@@ -135,6 +135,11 @@ type Node struct {
 	// made by package needs/postprocess, never by the parser): links may
 	// name it, and no rule reads it.
 	External bool `json:",omitempty"`
+	// Imported is set on a need a needimport made (package
+	// needs/postprocess, never the parser): its parts are in the
+	// needs.json it came from, which seg does not read, so a link to one
+	// of them is not checked.
+	Imported bool `json:",omitempty"`
 }
 
 // Option returns the first option called name, or nil.

@@ -195,7 +195,7 @@ func (t *tree) importNodes(ins *parser.Node, f *needs.File, filter *needs.Filter
 			fail("needimport: need %q has the type %q, which is no need type of this project", rn.Str("id"), typ)
 			continue
 		}
-		nd := parser.Node{Kind: kind, Directive: typ, ID: prefix + rn.Str("id"), Title: rn.Str("title"),
+		nd := parser.Node{Kind: kind, Imported: true, Directive: typ, ID: prefix + rn.Str("id"), Title: rn.Str("title"),
 			Pos: ins.Pos, Parent: ins.Parent, Body: cmp.Or(rn.Str("content"), rn.Str("description"))}
 		nd.Options = t.readOptions(rn, ins.Pos, append(rn.Strings("tags"), extraTags...), rename)
 		made = append(made, nd)
