@@ -605,7 +605,9 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 			if parser.StatefulLinks[o.Name] {
 				state = l.State
 			}
-			b.edges = append(b.edges, newEdge(spec.typ, from, to, state, l.Span))
+			e := newEdge(spec.typ, from, to, state, l.Span)
+			e.partial = l.Partial && spec.typ == Verifies
+			b.edges = append(b.edges, e)
 		}
 	}
 }

@@ -147,6 +147,10 @@ type MatrixRow struct {
 	// Reasons are the blocking reasons, in the order seg check lists
 	// them; the tables show the first.
 	Reasons []MatrixReason `json:"reasons"`
+	// Policy names the evidence policy a leaf was decided under, "" for
+	// the seed's rule; the CSV and Markdown tables have a policy column
+	// when any row has one.
+	Policy string `json:"policy,omitempty"`
 }
 
 // MatrixLink is a node at the other end of an edge. File and Line are the
@@ -320,7 +324,7 @@ func (mb *matrixBuilder) row(r check.Requirement) MatrixRow {
 		ID: node.ID(), Kind: node.Directive(), Title: node.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
 		URL: mb.lk.url(p.Filename, p.Line, p.Column), Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(),
 		Refines: mb.links(v.Refines), RefinedBy: mb.links(v.RefinedBy), Implementations: mb.links(v.Implements),
-		Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{},
+		Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{}, Policy: PolicyText(v),
 	}
 	for _, reason := range v.Blocking() {
 		rp := mb.wh.at(reason.Pos)
@@ -498,9 +502,14 @@ func waiverText(w MatrixWaiver) string {
 // (they are in the other formats).
 func WriteMatrixCSV(w io.Writer, m *Matrix) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "kind", "title", "file", "line", "url", "leaf", "verdict", "status",
+	policies := m.hasPolicies()
+	header := []string{"id", "kind", "title", "file", "line", "url", "leaf", "verdict", "status",
 		"refines", "refined_by", "tests", "implemented_by", "waivers",
-		"reason_code", "reason", "reason_file", "reason_line", "more_reasons"})
+		"reason_code", "reason", "reason_file", "reason_line", "more_reasons"}
+	if policies {
+		header = append(header, "policy")
+	}
+	cw.Write(header)
 	linkList := func(ls []MatrixLink) string {
 		parts := make([]string, len(ls))
 		for i, l := range ls {
@@ -525,6 +534,9 @@ func WriteMatrixCSV(w io.Writer, m *Matrix) error {
 		row := []string{r.ID, r.Kind, r.Title, r.File, strconv.Itoa(r.Line), r.URL, strconv.FormatBool(r.Leaf), r.Verdict, r.Status,
 			linkList(r.Refines), linkList(r.RefinedBy), strings.Join(tests, "; "), linkList(r.Implementations), strings.Join(waivers, "; "),
 			code, msg, file, line, more}
+		if policies {
+			row = append(row, r.Policy)
+		}
 		// Quoting would keep a line break inside its cell, but a control
 		// character must not reach the terminal that shows the file.
 		for i, cell := range row {
@@ -569,8 +581,14 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 	}
 	bw.WriteString("\nA leaf is verified when it carries an active verifies edge, implemented when it carries an active implements edge.\n\n")
 	bw.WriteString("## Requirements\n\n")
-	bw.WriteString("| ID | Kind | Title | Location | Refines | Refined by | Tests | Implemented by | Waivers in force | Verdict | First reason |\n")
-	bw.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	policies := m.hasPolicies()
+	if policies {
+		bw.WriteString("| ID | Kind | Title | Location | Refines | Refined by | Tests | Implemented by | Waivers in force | Verdict | First reason | Policy |\n")
+		bw.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	} else {
+		bw.WriteString("| ID | Kind | Title | Location | Refines | Refined by | Tests | Implemented by | Waivers in force | Verdict | First reason |\n")
+		bw.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	}
 	linkList := func(ls []MatrixLink) string {
 		parts := make([]string, len(ls))
 		for i, l := range ls {
@@ -623,10 +641,25 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 				reason += fmt.Sprintf(" (+%d more)", len(r.Reasons)-1)
 			}
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
 			mdLink(r.ID, r.URL), mdEscape(r.Kind), mdEscape(r.Title), mdLink(fmt.Sprintf("%s:%d", r.File, r.Line), r.URL),
 			linkList(r.Refines), linkList(r.RefinedBy), strings.Join(tests, "<br>"), linkList(r.Implementations),
 			strings.Join(waivers, "<br>"), verdict, reason)
+		if policies {
+			fmt.Fprintf(bw, " %s |", mdEscape(r.Policy))
+		}
+		bw.WriteString("\n")
 	}
 	return bw.Flush()
+}
+
+// hasPolicies reports whether a row was decided under an evidence
+// policy: the tables then have a policy column.
+func (m *Matrix) hasPolicies() bool {
+	for i := range m.Rows {
+		if m.Rows[i].Policy != "" {
+			return true
+		}
+	}
+	return false
 }
