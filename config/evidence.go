@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/cfgfile"
 )
 
@@ -100,8 +101,11 @@ func (c *Config) readEvidence(f *fileFormat) error {
 		have := map[string]bool{}
 		for _, w := range list {
 			s, ok := w.(string)
-			if !ok || !slices.Contains(PolicyWords, s) {
+			if !ok {
 				return fail("%v is no evidence word", w)
+			}
+			if !slices.Contains(PolicyWords, s) {
+				return fail("%q is no evidence word%s", s, diag.DidYouMean(s, PolicyWords))
 			}
 			have[s] = true
 		}
