@@ -193,6 +193,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	}
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
+	diags = append(diags, graph.LinkMappingWarnings(g)...)
 	at := evaluate.Day(o.At)
 	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays, Policies: t.policies()}
 	var res *evaluate.Result
