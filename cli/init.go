@@ -83,7 +83,7 @@ func runInit(args []string, stdout, _ io.Writer) (int, error) {
 	slashRoot := filepath.ToSlash(filepath.Clean(root))
 	fmt.Fprintf(stdout, "seg init: wrote %s", filepath.ToSlash(path))
 	if plan != nil {
-		fmt.Fprintf(stdout, " for the sphinx-needs project in %s: %d of %d need types and %d of %d link types mapped by their names; check them",
+		fmt.Fprintf(stdout, " for the sphinx-needs project in %s: %d of %d need types and %d of %d link types mapped by their names or their use in the tree; check them",
 			plan.source, plan.typesMapped, len(plan.types), plan.linksMapped, len(plan.links))
 	}
 	fmt.Fprintf(stdout, "\n\nnext: seg check %s\n\n", slashRoot)
@@ -126,6 +126,9 @@ type needsPlan struct {
 // ("" when none).
 type guess struct {
 	name, title, onto string
+	// value is the TOML value written (onto quoted when ""), why how it
+	// was guessed ("guessed from the name" when "").
+	value, why string
 }
 
 func planNeeds(root string, cfg *config.Config) *needsPlan {
@@ -143,13 +146,7 @@ func planNeeds(root string, cfg *config.Config) *needsPlan {
 		}
 		p.types = append(p.types, g)
 	}
-	for _, l := range cfg.Parser.Needs.Links {
-		g := guess{name: l.Option, onto: guessEdge(l.Option)}
-		if g.onto != "" {
-			p.linksMapped++
-		}
-		p.links = append(p.links, g)
-	}
+	p.guessLinks(root, cfg)
 	return p
 }
 
@@ -291,12 +288,17 @@ func initTOML(p *needsPlan) string {
 # unmapped type is still read, linked and shown (seg graph), and no rule
 # applies to it.
 #
-# seg init guessed these lines from the names alone. Check each one:
+# seg init guessed these lines from the names, and a link type whose
+# name says nothing from the kinds its entries join in the tree (the
+# note on each line says which). Check each one:
 # - a type mapped onto "requirement" must be verified by a test and
 #   implemented (or refined by requirements that are);
 # - a link mapped onto "refines" goes from the finer requirement to the
 #   one it refines, "verifies" from a test to what it verifies,
-#   "implements" from an implementation to what it implements.
+#   "implements" from an implementation to what it implements;
+#   "auto" makes the edge the kinds at its two ends call for, and
+#   { edge = "implements", reverse = true } the edge from the need named
+#   back to the need the link is written on.
 # Map a commented line by writing its seg kind or link, or leave it out.
 `, p.source)
 		b.WriteString("\n[needs.types]\n")
@@ -311,7 +313,7 @@ func initTOML(p *needsPlan) string {
 func writeGuesses(b *strings.Builder, gs []guess, choices string) {
 	width := 0
 	for _, g := range gs {
-		n := len(tomlKey(g.name)) + len(fmt.Sprintf(" = %q", g.onto))
+		n := len(tomlKey(g.name)) + len(" = "+g.text())
 		if g.onto == "" {
 			n += 2
 		}
@@ -322,8 +324,11 @@ func writeGuesses(b *strings.Builder, gs []guess, choices string) {
 		if g.title != "" {
 			about = fmt.Sprintf("%q: ", g.title)
 		}
-		line := fmt.Sprintf("%s = %q", tomlKey(g.name), g.onto)
+		line := fmt.Sprintf("%s = %s", tomlKey(g.name), g.text())
 		note := about + "guessed from the name"
+		if g.why != "" {
+			note = about + g.why
+		}
 		if g.onto == "" {
 			line = "# " + line
 			note = about + "not guessed: " + choices
@@ -400,4 +405,12 @@ func ciSnippet(root string) string {
             root: %s
 `, rev, note, root)
 	return b.String()
+}
+
+// text is the TOML value of the guess.
+func (g guess) text() string {
+	if g.value != "" {
+		return g.value
+	}
+	return fmt.Sprintf("%q", g.onto)
 }

@@ -74,8 +74,12 @@ needs_extra_links = [dict(option="tests"), dict(option="refines")]
 				}
 			}
 			for _, l := range n.Links {
-				if want := guessEdge(l.Option); l.Edge != want {
-					t.Errorf("link type %q: edge %q, want %q", l.Option, l.Edge, want)
+				want := ""
+				if m, ok := guessLinkByName(l.Option); ok {
+					want = m.String()
+				}
+				if l.Mapping() != want {
+					t.Errorf("link type %q: mapping %q, want %q", l.Option, l.Mapping(), want)
 				}
 			}
 			if mapped == 0 {
