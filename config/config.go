@@ -185,6 +185,9 @@ func Load(root, explicit string) (*Config, error) {
 	if err := loadNeeds(root, c); err != nil {
 		return nil, err
 	}
+	if err := c.checkPolicies(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/cfgfile"
+	"github.com/seg-trace/seg/parser"
 )
 
 // EvidencePolicy is what seg.toml says of the evidence a requirement
@@ -140,4 +141,30 @@ func quoted(ws []string) []string {
 		out[i] = fmt.Sprintf("%q", w)
 	}
 	return out
+}
+
+// checkPolicies refuses a [policy] entry that names no requirement
+// directive of the tree (a seg directive, one of [directives], or a need
+// type mapped onto requirement): a typo would leave its type under the
+// seed's rule without a word.
+func (c *Config) checkPolicies() error {
+	var reqs []string
+	for d, k := range c.Parser.Directives {
+		if k == parser.Requirement {
+			reqs = append(reqs, d)
+		}
+	}
+	slices.Sort(reqs)
+	for _, p := range c.Policies {
+		k, ok := c.Parser.Directives[p.Directive]
+		switch {
+		case !ok:
+			return &Error{File: c.File, Line: p.Line, Msg: fmt.Sprintf("[policy] %q is no directive of the tree%s (its requirement directives: %s)",
+				p.Directive, diag.DidYouMean(p.Directive, reqs), strings.Join(reqs, ", "))}
+		case k != parser.Requirement:
+			return &Error{File: c.File, Line: p.Line, Msg: fmt.Sprintf("[policy] %q is %s directive: a policy says what a requirement needs (its requirement directives: %s)",
+				p.Directive, diag.Article(k.String()), strings.Join(reqs, ", "))}
+		}
+	}
+	return nil
 }

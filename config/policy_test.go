@@ -49,3 +49,34 @@ func TestEvidencePolicy(t *testing.T) {
 		})
 	}
 }
+
+// A [policy] entry names a requirement directive of the tree.
+func TestPolicyDirectives(t *testing.T) {
+	for _, tc := range []struct {
+		files map[string]string
+		err   string
+	}{
+		{map[string]string{"seg.toml": "[policy]\nsreq = [\"implements\"]\n"}, ""},
+		{map[string]string{"seg.toml": "[directives]\nstd = \"requirement\"\n[policy]\nstd = [\"implements\"]\n"}, ""},
+		{map[string]string{"seg.toml": "[policy]\nsrq = [\"implements\"]\n"},
+			`seg.toml:2: [policy] "srq" is no directive of the tree (did you mean "sreq"?) (its requirement directives: req, sreq, sys)`},
+		{map[string]string{"seg.toml": "[policy]\ntest = [\"implements\"]\n"},
+			`seg.toml:2: [policy] "test" is a test directive: a policy says what a requirement needs`},
+		{map[string]string{
+			"ubproject.toml": "[needs]\ntypes = [{directive = \"std_req\"}, {directive = \"gd\"}]\n",
+			"seg.toml":       "[needs.types]\nstd_req = \"requirement\"\n[policy]\nstd_req = [\"implements\"]\n"}, ""},
+		{map[string]string{
+			"ubproject.toml": "[needs]\ntypes = [{directive = \"std_req\"}, {directive = \"gd\"}]\n",
+			"seg.toml":       "[needs.types]\nstd_req = \"requirement\"\n[policy]\ngd = [\"implements\"]\n"},
+			`seg.toml:4: [policy] "gd" is a need directive`},
+	} {
+		root := tree(t, tc.files)
+		_, err := Load(root, "")
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%v: %v", tc.files, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%v: error %v, want %q", tc.files, err, tc.err)
+		}
+	}
+}
