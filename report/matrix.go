@@ -170,6 +170,9 @@ type MatrixLink struct {
 // every outcome that confirms it.
 type MatrixTest struct {
 	MatrixLink
+	// Partial marks a test that verifies the requirement in part only
+	// (a results case's PartiallyVerifies property).
+	Partial  bool            `json:"partial,omitempty"`
 	Outcomes []MatrixOutcome `json:"outcomes"`
 }
 
@@ -336,7 +339,7 @@ func (mb *matrixBuilder) row(r check.Requirement) MatrixRow {
 		if seenLink(tests, te.Link) {
 			continue
 		}
-		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.Edge.State().String()), Outcomes: []MatrixOutcome{}}
+		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.Edge.State().String()), Partial: te.Edge.Partial(), Outcomes: []MatrixOutcome{}}
 		tests = append(tests, mt.MatrixLink)
 		for _, ev := range te.Outcomes {
 			mt.Outcomes = append(mt.Outcomes, mb.outcome(ev))
@@ -464,6 +467,14 @@ func outcomeText(o MatrixOutcome) string {
 	return s
 }
 
+// partialSuffix marks a test that verifies in part.
+func partialSuffix(partial bool) string {
+	if partial {
+		return " (partial)"
+	}
+	return ""
+}
+
 func stateSuffix(state string) string {
 	if state == "active" {
 		return ""
@@ -474,7 +485,7 @@ func stateSuffix(state string) string {
 // testText is "TS-1: passed[linux], skipped[win]".
 func testText(t MatrixTest) string {
 	var b strings.Builder
-	b.WriteString(t.ID + stateSuffix(t.State) + ": ")
+	b.WriteString(t.ID + stateSuffix(t.State) + partialSuffix(t.Partial) + ": ")
 	if len(t.Outcomes) == 0 {
 		b.WriteString("no outcomes")
 	}
@@ -600,7 +611,7 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 		tests := make([]string, len(r.Tests))
 		for i, t := range r.Tests {
 			var b strings.Builder
-			b.WriteString(mdLink(t.ID, t.URL) + mdEscape(stateSuffix(t.State)) + ": ")
+			b.WriteString(mdLink(t.ID, t.URL) + mdEscape(stateSuffix(t.State)+partialSuffix(t.Partial)) + ": ")
 			if len(t.Outcomes) == 0 {
 				b.WriteString("no outcomes")
 			}
