@@ -187,14 +187,15 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		return nil, err
 	}
 	diags = append(diags, lock.Diagnostics...)
-	extra := rs.outcomes
+	extra := rs.nodes
 	if len(pp.External) > 0 {
-		extra = lm.withExternal(rs.outcomes, pp.External)
+		extra = lm.withExternal(rs.nodes, pp.External)
 	}
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
+	diags = append(diags, graph.LinkMappingWarnings(g)...)
 	at := evaluate.Day(o.At)
-	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays}
+	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays, Policies: t.policies()}
 	var res *evaluate.Result
 	if prev, changed, ok := gm.Changed(); ok && lm.res != nil && lm.evaluated == prev {
 		// The graph is the last one with some nodes made anew: only the

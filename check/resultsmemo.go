@@ -93,7 +93,7 @@ func (m *resultsMemo) run(fset *source.FileSet, files []*parser.File, sources []
 		for _, f := range lr.files {
 			fset.Keep(f)
 		}
-		out.outcomes, out.unmatched = lr.out.outcomes, lr.out.unmatched
+		out.nodes, out.outcomes, out.unmatched = lr.out.nodes, lr.out.outcomes, lr.out.unmatched
 		out.diags = append(append(out.diags, lr.out.diags...), lr.tail...)
 		return out
 	}
@@ -199,7 +199,7 @@ func statSource(s results.Source) (fileID, bool) {
 // be read with the same settings.
 func sameSource(a, b results.Source) bool {
 	return a.Path == b.Path && slices.Equal(a.Witnesses, b.Witnesses) && a.Config == b.Config &&
-		a.Flaky == b.Flaky && a.Origin == b.Origin
+		a.Flaky == b.Flaky && a.Origin == b.Origin && slices.Equal(a.Verify, b.Verify)
 }
 
 // newResultsRun records a run that read sources (whose identities are

@@ -77,6 +77,9 @@ type Config struct {
 	// WaiverWarnDays is [check] waiver_warn_days: how many days before
 	// its expiry a waiver gets expiring-waiver (30 unless set; 0: never).
 	WaiverWarnDays int
+	// Verification properties, full verification and the [policy]
+	// table: evidence.go.
+	EvidencePolicy
 
 	// Ignores are the [[check.ignore]] tables: findings known and
 	// accepted, by path and code (ignore.go).
@@ -131,6 +134,8 @@ type fileFormat struct {
 	} `toml:"check"`
 	Review   *reviewSection   `toml:"review"`
 	Evidence *evidenceSection `toml:"evidence"`
+	// Policy is the [policy] table (evidence.go).
+	Policy map[string]any `toml:"policy"`
 }
 
 // DefaultWaiverWarnDays is how early a waiver's expiry is warned of when
@@ -145,6 +150,9 @@ type reviewSection struct {
 // evidenceSection is seg.toml's [evidence] table.
 type evidenceSection struct {
 	MaxAgeDays *int64 `toml:"max-age-days"`
+	// Properties and FullVerification: evidence.go.
+	Properties       map[string]string `toml:"properties"`
+	FullVerification bool              `toml:"full-verification"`
 }
 
 type resultsRule struct {
@@ -183,6 +191,9 @@ func Load(root, explicit string) (*Config, error) {
 	if err := loadNeeds(root, c); err != nil {
 		return nil, err
 	}
+	if err := c.checkPolicies(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -211,6 +222,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		c.RequirePins = f.Review.RequirePins
 	}
 	if err := c.readMaxAge(&f); err != nil {
+		return nil, err
+	}
+	if err := c.readEvidence(&f); err != nil {
 		return nil, err
 	}
 	if err := c.readFailOn(&f); err != nil {

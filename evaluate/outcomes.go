@@ -95,6 +95,8 @@ type Options struct {
 	// gets expiring-waiver ([check] waiver_warn_days, 30 unless set); 0
 	// for no warning.
 	WaiverWarnDays int
+	// Policies are the evidence policies (policy.go); nil for none.
+	Policies *Policies
 }
 
 // evaluation is what one Evaluate call knows besides the graph.

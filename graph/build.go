@@ -302,10 +302,13 @@ func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 			g.open = append(g.open, pb.g.open...)
 			b.diags = append(b.diags, pb.diags...)
 			b.owners = append(b.owners, pb.owners...)
+			b.reversed = append(b.reversed, pb.reversed...)
 		}
 	} else {
 		run(b, 0, len(pn))
 	}
+	b.giveReversed(b.reversed)
+	b.reversed = nil
 	g.adjacency()
 }
 
@@ -408,6 +411,9 @@ type builder struct {
 	needs   *needs.Project
 	extras  []edgeExtra // see extra
 	edges   []Edge      // the edges links makes, before setOut hands them out
+	// reversed are the edges of reverse mappings links makes: each
+	// leaves the node the entry names (giveReversed).
+	reversed []Edge
 	// owner is the node the findings made now are about (-1: none, or
 	// several), owners that of each finding in diags; dup, when not nil,
 	// collects the IDs more than one node has (for a Memo).
@@ -611,7 +617,9 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 			if parser.StatefulLinks[o.Name] {
 				state = l.State
 			}
-			b.edges = append(b.edges, newEdge(spec.typ, from, to, state, l.Span))
+			e := newEdge(spec.typ, from, to, state, l.Span)
+			e.partial = l.Partial && spec.typ == Verifies
+			b.edges = append(b.edges, e)
 		}
 	}
 }

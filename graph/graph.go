@@ -297,6 +297,7 @@ func (n *Node) LookupAttr(name string) (string, bool) {
 type Edge struct {
 	typ      EdgeType
 	state    parser.State
+	partial  bool // a verifies edge that verifies only in part
 	from, to int32
 	// The link entry's position and, when it sits on one line, its width:
 	// a whole Span would double the size of the graph's largest array.
@@ -317,6 +318,12 @@ type edgeExtra struct {
 }
 
 func (e *Edge) Type() EdgeType { return e.typ }
+
+// Partial reports whether a verifies edge verifies its requirement only in
+// part: made from a results case's PartiallyVerifies property
+// (docs/results.md). The leaf rule counts it as any verifies edge unless
+// the requirement's policy asks for full verification.
+func (e *Edge) Partial() bool { return e.partial }
 
 // Option is the link option the edge was written in: for seg's own
 // options the edge type's name, for a sphinx-needs one its option name

@@ -116,7 +116,10 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	if cfg != nil {
 		np = cfg.Needs
 	}
-	if np != lb.needs {
+	if np != lb.needs || np.HasReverse() {
+		// A reverse mapping gives a node edges written in another
+		// node's file: an edit there relinks a node the patch would
+		// not touch.
 		return nil, nil, false
 	}
 	ed, ok := m.edited(files, np != nil)

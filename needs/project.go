@@ -3,6 +3,7 @@ package needs
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -35,8 +36,12 @@ type LinkType struct {
 	// AllowDead: a target that is not defined is no error.
 	AllowDead bool
 	// Edge is the seg link option seg.toml maps this one onto
-	// ("refines", "verifies" or "implements"), or "".
-	Edge string
+	// ("refines", "verifies" or "implements"), or "". Auto, Reverse and
+	// Edges are the other forms of [needs.links] (linkmap.go).
+	Edge    string
+	Auto    bool
+	Reverse bool
+	Edges   []string
 	// NoConditions: the link type's parse_conditions is false, so
 	// brackets after an ID are part of the ID (sphinx-needs reads no
 	// condition there).
@@ -44,8 +49,21 @@ type LinkType struct {
 }
 
 // Stateful reports whether the link type's entries may carry seg's own
-// "(state)" suffix: it is mapped onto verifies or implements.
-func (l *LinkType) Stateful() bool { return l.Edge == "verifies" || l.Edge == "implements" }
+// "(state)" suffix: it may make a verifies or implements edge.
+func (l *LinkType) Stateful() bool {
+	edges, _ := l.Candidates()
+	return slices.Contains(edges, "verifies") || slices.Contains(edges, "implements")
+}
+
+// StateOption is the link option whose states the link type's entries
+// take: "verifies" when it may make a verifies or implements edge (both
+// take the same states), else its Edge.
+func (l *LinkType) StateOption() string {
+	if l.Stateful() {
+		return "verifies"
+	}
+	return l.Edge
+}
 
 // Project is a sphinx-needs project as seg reads it. Build it with
 // NewProject and the Add methods (or Load) before parsing; from then on

@@ -34,8 +34,8 @@ type Settings struct {
 	SphinxNeeds *string `toml:"sphinx_needs"`
 	// Types maps a need type (its directive) to a seg kind.
 	Types map[string]string `toml:"types"`
-	// Links maps a link option to a seg link option.
-	Links map[string]string `toml:"links"`
+	// Links maps a link option to seg edges (LinkMap).
+	Links map[string]LinkMap `toml:"links"`
 	// External maps the json_url of an external needs source (or a
 	// needimport's URL) to a local copy, relative to the root: seg never
 	// fetches anything.
@@ -263,10 +263,10 @@ func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error 
 		if l == nil {
 			return fail("needs.links", k, "[needs.links] %q is not a link type of the project%s (its link types: %s)", k, diag.DidYouMean(k, links), strings.Join(links, ", "))
 		}
-		if !needEdges[s.Links[k]] {
-			return fail("needs.links", k, "[needs.links] %s = %q: a link type maps onto refines, verifies or implements", k, s.Links[k])
+		if err := s.Links[k].check(); err != nil {
+			return fail("needs.links", k, "[needs.links] %s = %s: %v", k, s.Links[k], err)
 		}
-		l.Edge = s.Links[k]
+		s.Links[k].apply(l)
 	}
 	return nil
 }

@@ -107,7 +107,7 @@ func (b *builder) needLinks(option string, lt *needs.LinkType, segs [][2]int) []
 		l := Link{ID: e.ID, Part: e.Part, Condition: e.Condition, Span: span(e.Start, e.End)}
 		if e.StateStart >= 0 {
 			l.StateText = e.StateText
-			b.state(&l, lt.Edge, off.at(e.StateStart), off.at(e.StateEnd-1)+1)
+			b.state(&l, lt.StateOption(), off.at(e.StateStart), off.at(e.StateEnd-1)+1)
 		}
 		if l.ID != "" {
 			out = append(out, l)

@@ -91,6 +91,11 @@ type Link struct {
 	// condition against the target (graph.Condition).
 	Part      string `json:",omitempty"`
 	Condition string `json:",omitempty"`
+	// Partial marks a verifies link that verifies its requirement only in
+	// part: set on the links of a test specification made from a results
+	// case's PartiallyVerifies property (package results), never by the
+	// parser.
+	Partial bool `json:",omitempty"`
 }
 
 // Option is one field of a directive's option list. Value joins

@@ -69,6 +69,9 @@ type Explanation struct {
 	RefinedBy []LinkedNode   `json:"refined_by"`
 	Verifies  []TestEvidence `json:"verified_by"`
 	Implement []LinkedNode   `json:"implemented_by"`
+	// Policy names the evidence policy a leaf was decided under, left
+	// out for the seed's rule.
+	Policy string `json:"policy,omitempty"`
 }
 
 // LinkedNode is a node at the other end of an edge.
@@ -78,7 +81,10 @@ type LinkedNode struct {
 	State string `json:"state"`
 	// Link is "stale" or "unreviewed" when the link does not hold
 	// (docs/revisions.md); it is left out when it does.
-	Link     string `json:"link,omitempty"`
+	Link string `json:"link,omitempty"`
+	// Partial marks a verifies edge that verifies only in part (a
+	// results case's PartiallyVerifies property).
+	Partial  bool   `json:"partial,omitempty"`
 	Revision string `json:"revision"` // the node's
 	Verdict  string `json:"verdict,omitempty"`
 	Status   string `json:"status,omitempty"`
@@ -198,7 +204,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
 		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(), Revision: parser.RevisionString(n.Revision()),
 		Reasons: []jsonReason{}, Notes: []jsonReason{}, Refines: []LinkedNode{}, RefinedBy: []LinkedNode{},
-		Verifies: []TestEvidence{}, Implement: []LinkedNode{},
+		Verifies: []TestEvidence{}, Implement: []LinkedNode{}, Policy: PolicyText(v),
 	}
 	for _, r := range v.Reasons {
 		if r.Blocking {
@@ -215,6 +221,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 		if s := c.Result.LinkState(c.Graph, l.Edge); s != evaluate.Current {
 			ln.Link = s.String()
 		}
+		ln.Partial = l.Edge.Partial()
 		return ln
 	}
 	for _, l := range v.Refines {
@@ -345,6 +352,9 @@ func WriteExplain(w io.Writer, c *check.Check, id string, opt ExplainOptions) er
 		}
 		fmt.Fprintf(bw, "%s %s  %s\n", st.id(Printable(x.ID)), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
 		fmt.Fprintf(bw, "  %s (%s requirement, %s, revision %s)\n", Printable(x.Title), kind, Printable(x.Kind), x.Revision)
+		if x.Policy != "" {
+			fmt.Fprintf(bw, "  %s under %s\n", x.Status, Printable(x.Policy))
+		}
 		writeExplanation(bw, st, x, "  ", true)
 	}
 	fmt.Fprintf(bw, "\n(evaluated at %s)\n", Date(c.At))
@@ -438,10 +448,23 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 
 // linkNote marks a link that does not hold: " (stale)".
 func linkNote(l LinkedNode) string {
-	if l.Link == "" {
+	note := ""
+	if l.Link != "" {
+		note = " (" + l.Link + ")"
+	}
+	if l.Partial {
+		note += " (partial)"
+	}
+	return note
+}
+
+// PolicyText names the evidence policy v was decided under ("the policy
+// of std_req: needs implements; seg.toml:14"), "" for the seed's rule.
+func PolicyText(v evaluate.Verdict) string {
+	if v.Policy == nil {
 		return ""
 	}
-	return " (" + l.Link + ")"
+	return v.Policy.String()
 }
 
 // writeWaiver writes a waiver that names an outcome, whether it is in
