@@ -82,6 +82,9 @@ type Config struct {
 	// the name of the tree in its heading (docs/matrix.md).
 	Matrix MatrixConfig
 
+	// Code is the [code] table: the code tags scan (docs/codetags.md).
+	Code CodeConfig
+
 	needs      *needs.Settings   // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
 }
@@ -125,6 +128,7 @@ type fileFormat struct {
 	} `toml:"check"`
 	Review   *reviewSection   `toml:"review"`
 	Evidence *evidenceSection `toml:"evidence"`
+	Code     *codeSection     `toml:"code"`
 }
 
 // DefaultWaiverWarnDays is how early a waiver's expiry is warned of when
@@ -214,6 +218,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	if err := c.readDirectives(f.Directives); err != nil {
+		return nil, err
+	}
+	if err := c.readCode(&f); err != nil {
 		return nil, err
 	}
 	if f.Matrix != nil {
