@@ -184,17 +184,17 @@ func (t *Tree) codeTags(o Options, fset *source.FileSet, overlay func(string) ([
 			cfgSpan = source.At(cf.Whole())
 		}
 	}
-	var kindOf func(string) parser.Kind
-	if p := t.Config.Parser.Needs; p != nil {
-		kindOf = func(typ string) parser.Kind {
+	// A one-line need's type is a need type of the project or one of
+	// seg's directives.
+	p := t.Config.Parser.Needs
+	kindOf := func(typ string) parser.Kind {
+		if p != nil {
 			if nt := p.Type(typ); nt != nil {
 				k, _ := parser.KindByName(nt.Kind)
 				return k
 			}
-			return 0
 		}
-	} else {
-		kindOf = func(typ string) parser.Kind { return t.Config.Parser.Directives[strings.ToLower(typ)] }
+		return t.Config.Parser.Directives[strings.ToLower(typ)]
 	}
 	made := codetags.Nodes(fset, t.Root, res, kindOf, cfgSpan)
 	out := codeRead{nodes: made.Nodes, diags: made.Diags, key: key}

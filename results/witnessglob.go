@@ -63,27 +63,28 @@ func (w *witnessCheck) glob(s *originState, id string, seen map[string]bool) boo
 	return true
 }
 
-// annotate makes an outcome's witnesses option say how its witnesses were
-// given when a pattern gave some: the entries as written, each pattern
-// with the number of implementations it matched, so that an explanation
-// names the pattern and not only the thousands of IDs it stands for.
+// OptionWitnessPatterns is the option of an outcome made from a results
+// file whose witnesses were given as patterns: the entries as given, each
+// pattern with where it was given and the number of implementations it
+// matched, so that an explanation names the pattern and not only the
+// implementations it stands for. It is not a link: the witnesses option
+// holds the implementations.
+const OptionWitnessPatterns = "witness-patterns"
+
+// annotate adds OptionWitnessPatterns to an outcome of s when a pattern
+// gave some of its witnesses.
 func (s *originState) annotate(n *parser.Node) {
 	if len(s.globs) == 0 {
 		return
 	}
-	for i := range n.Options {
-		o := &n.Options[i]
-		if o.Name != "witnesses" {
-			continue
+	var parts []string
+	for _, e := range s.witnesses {
+		if k, ok := s.globs[e]; ok {
+			parts = append(parts, fmt.Sprintf("%q (%s, %d implementations)", e, s.Name, k))
+		} else if slices.Contains(s.good, e) {
+			parts = append(parts, fmt.Sprintf("%q", e))
 		}
-		var parts []string
-		for _, e := range s.witnesses {
-			if k, ok := s.globs[e]; ok {
-				parts = append(parts, fmt.Sprintf("%s (%s: %d implementations)", e, s.Name, k))
-			} else if slices.Contains(s.good, e) {
-				parts = append(parts, e)
-			}
-		}
-		o.Value = strings.Join(slices.Compact(parts), ", ")
 	}
+	parts = slices.Compact(parts)
+	n.Options = append(n.Options, parser.Option{Name: OptionWitnessPatterns, Value: strings.Join(parts, ", "), Pos: n.Pos, ValuePos: n.Pos})
 }
