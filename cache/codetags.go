@@ -2,6 +2,7 @@ package cache
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"io/fs"
 	"maps"
 	"os"
@@ -20,11 +21,15 @@ import (
 // under other settings has a memory of its own. As with Sums, a file
 // modified within racyWindow of its scan is not remembered.
 type CodeTags struct {
-	path    string
-	mu      sync.Mutex
-	m       map[string][]byte
-	touched map[string]bool
-	dirty   bool
+	path  string
+	mu    sync.Mutex
+	m     map[string]*codeEntry
+	dirty bool
+}
+
+type codeEntry struct {
+	data    []byte
+	touched bool // used by this run
 }
 
 // codeTagsFile is the name of the memory of one settings key.
@@ -33,7 +38,10 @@ const codeTagsFile = "code-tags-v1-"
 // CodeTags returns the memory of the scans made with settings key, read
 // from disk (a missing or damaged file is an empty memory).
 func (c *Cache) CodeTags(key string) *CodeTags {
-	t := &CodeTags{path: filepath.Join(c.dir, codeTagsFile+key), m: map[string][]byte{}, touched: map[string]bool{}}
+	// The build's identity is in the name too: another build of seg may
+	// scan or encode otherwise.
+	name := codeTagsFile + key + "-" + hex.EncodeToString(c.salt[:6])
+	t := &CodeTags{path: filepath.Join(c.dir, name), m: map[string]*codeEntry{}}
 	data, err := os.ReadFile(t.path)
 	if err != nil {
 		return t
@@ -47,7 +55,7 @@ func (c *Cache) CodeTags(key string) *CodeTags {
 		if !ok {
 			break
 		}
-		t.m[string(id)] = entry
+		t.m[string(id)] = &codeEntry{data: entry}
 		data = rest
 	}
 	return t
@@ -69,10 +77,11 @@ func (t *CodeTags) Get(abs string, st fs.FileInfo) ([]byte, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e, ok := t.m[id]
-	if ok {
-		t.touched[id] = true
+	if !ok {
+		return nil, false
 	}
-	return e, ok
+	e.touched = true
+	return e.data, true
 }
 
 // Put remembers entry for the file abs, stat'ed as st before it was
@@ -84,8 +93,7 @@ func (t *CodeTags) Put(abs string, st fs.FileInfo, entry []byte) {
 	id := codeTagsID(abs, st)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.m[id] = entry
-	t.touched[id] = true
+	t.m[id] = &codeEntry{data: entry, touched: true}
 	t.dirty = true
 }
 
@@ -102,7 +110,8 @@ func (t *CodeTags) Save() {
 	}
 	var b []byte
 	for _, id := range slices.Sorted(maps.Keys(t.m)) {
-		if !t.touched[id] {
+		e := t.m[id]
+		if !e.touched {
 			p, _, _ := strings.Cut(id, "\x00")
 			if _, err := os.Lstat(p); err != nil {
 				continue
@@ -110,8 +119,8 @@ func (t *CodeTags) Save() {
 		}
 		b = binary.AppendUvarint(b, uint64(len(id)))
 		b = append(b, id...)
-		b = binary.AppendUvarint(b, uint64(len(t.m[id])))
-		b = append(b, t.m[id]...)
+		b = binary.AppendUvarint(b, uint64(len(e.data)))
+		b = append(b, e.data...)
 	}
 	dir := filepath.Dir(t.path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

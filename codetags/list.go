@@ -77,6 +77,8 @@ func (l *Listing) List() Listed {
 		pp.lit = segs[:i]
 		if i == len(segs) {
 			pp.exact = true
+		} else if i == len(segs)-1 && segs[i] == "**" {
+			pp.all, pp.under = true, strings.Join(segs[:i], "/")
 		}
 		pats = append(pats, pp)
 	}
@@ -153,6 +155,10 @@ type pattern struct {
 	text, clean string
 	lit         []string // the segments before the first wildcard
 	exact       bool     // no wildcard: a file, or a folder for all under it
+	// under, when all is set, is the pattern "under/**" (or "**": every
+	// file), which a prefix decides.
+	under string
+	all   bool
 }
 
 // under reports whether a file under the folder rel may match a pattern.
@@ -173,7 +179,9 @@ func (l *Listing) matches(pats []pattern, used []bool, rel string, mark bool) bo
 	any := false
 	for i, p := range pats {
 		ok := false
-		if p.exact {
+		if p.all {
+			ok = p.under == "" || strings.HasPrefix(rel, p.under+"/")
+		} else if p.exact {
 			ok = rel == p.clean || strings.HasPrefix(rel, p.clean+"/")
 		} else {
 			ok = glob.Match(p.clean, rel)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,8 +61,9 @@ func Scan(in Input) Result {
 	errs := make([]error, len(listed.Files))
 	read := make([]bool, len(listed.Files))
 	chunks.Run(len(listed.Files), 64, func(lo, hi int) {
+		var buf []byte
 		for i := lo; i < hi; i++ {
-			found[i], read[i], errs[i] = in.file(listed.Files[i])
+			found[i], read[i], buf, errs[i] = in.file(listed.Files[i], buf)
 		}
 	})
 	for i, f := range found {
@@ -79,35 +81,62 @@ func Scan(in Input) Result {
 	return res
 }
 
-// file scans one file, through the store when there is one.
-func (in *Input) file(rel string) (s Scanned, read bool, err error) {
+// file scans one file, through the store when there is one; buf is a
+// buffer to read into (returned, perhaps grown, for the next file).
+func (in *Input) file(rel string, buf []byte) (s Scanned, read bool, _ []byte, err error) {
 	s.Path = rel
 	if in.Overlay != nil {
 		if text, ok := in.Overlay(rel); ok {
-			return in.scanBytes(rel, text), true, nil
+			return in.scanBytes(rel, text), true, buf, nil
 		}
 	}
 	abs := filepath.Join(in.Root, filepath.FromSlash(rel))
 	var st fs.FileInfo
 	if in.Store != nil {
 		if st, err = os.Stat(abs); err != nil {
-			return s, false, err
+			return s, false, buf, err
 		}
 		if e, ok := in.Store.Get(abs, st); ok {
 			if d, ok := decodeEntry(rel, e); ok {
-				return d, false, nil
+				return d, false, buf, nil
 			}
 		}
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readInto(abs, buf)
 	if err != nil {
-		return s, true, err
+		return s, true, buf, err
 	}
 	s = in.scanBytes(rel, data)
 	if in.Store != nil {
 		in.Store.Put(abs, st, encodeEntry(s))
 	}
-	return s, true, nil
+	return s, true, data[:0], nil
+}
+
+// readInto reads the file name into buf's storage (grown when short).
+func readInto(name string, buf []byte) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf = buf[:0]
+	if st, err := f.Stat(); err == nil && int64(cap(buf)) < st.Size()+1 {
+		buf = make([]byte, 0, st.Size()+512)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func (in *Input) scanBytes(rel string, data []byte) Scanned {
@@ -208,6 +237,23 @@ func decodeEntry(rel string, b []byte) (s Scanned, ok bool) {
 		b = b[n:]
 		return v
 	}
+	// The syntax, marker, type and problem of tags repeat: one string
+	// each, not one per tag.
+	seen := map[string]string{}
+	common := func() string {
+		n := num()
+		if err != nil || n > len(b) {
+			err = errShort
+			return ""
+		}
+		v, ok := seen[string(b[:n])]
+		if !ok {
+			v = string(b[:n])
+			seen[v] = v
+		}
+		b = b[n:]
+		return v
+	}
 	s.Path = rel
 	s.Sum = str()
 	n := num()
@@ -216,11 +262,12 @@ func decodeEntry(rel string, b []byte) (s Scanned, ok bool) {
 	}
 	s.Tags = make([]Tag, 0, n)
 	for range n {
-		t := Tag{Syntax: str(), Marker: str(), Line: num(), Col: num(), NeedID: str(), Title: str(), Type: str(), Problem: str()}
+		t := Tag{Syntax: common(), Marker: common(), Line: num(), Col: num(), NeedID: str(), Title: str(), Type: common(), Problem: common()}
 		k := num()
 		if err != nil || k > len(b) {
 			return s, false
 		}
+		t.Refs = make([]Ref, 0, k)
 		for range k {
 			t.Refs = append(t.Refs, Ref{ID: str(), Line: num(), Col: num()})
 		}

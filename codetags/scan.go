@@ -151,11 +151,11 @@ func (s *Settings) Scan(path string, data []byte) []Tag {
 			}
 		}
 		if cl.OneLine && cl.Style.Start != "" {
-			hits = findAll(hits, data, cl.Style.Start, hitOneLine, 0)
+			hits = findOneLine(hits, data, cl.Style.Start, cl.Style.End == "\n")
 		}
 	}
 	if s.Syntaxes[SyntaxOFT] {
-		hits = findAll(hits, data, "->", hitOFT, 0)
+		hits = findOFT(hits, data)
 	}
 	if s.Syntaxes[SyntaxLOBSTER] {
 		hits = findAll(hits, data, lobsterMarker, hitLOBSTER, 0)
@@ -188,6 +188,61 @@ func findAll(hits []hit, data []byte, marker string, kind uint8, n int) []hit {
 		}
 		hits = append(hits, hit{i + j, kind, n})
 		i += j + len(m)
+	}
+}
+
+// findOneLine finds the start sequences of one-line needs; when the need
+// runs to the end of the line, only those after comment decoration (no
+// letter or digit, blanks, back to the line's start or a comment leader)
+// are worth a look, which most '@' in code (mail addresses, decorators
+// after code, "@ref" in a sentence) are not.
+func findOneLine(hits []hit, data []byte, start string, toEOL bool) []hit {
+	m := []byte(start)
+	for i := 0; ; {
+		j := bytes.Index(data[i:], m)
+		if j < 0 {
+			return hits
+		}
+		off := i + j
+		i = off + len(m)
+		if toEOL {
+			k := off - 1
+			for k >= 0 && data[k] != '\n' && data[k] < 0x80 && !isAlnum(data[k]) {
+				k--
+			}
+			if k >= 0 && data[k] != '\n' {
+				continue // a letter, a digit or a non-ASCII byte before it
+			}
+		}
+		hits = append(hits, hit{off, hitOneLine, 0})
+	}
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// findOFT finds the arrows of OpenFastTrace tags: "->" followed, after
+// blanks, by a type name and '~' (most arrows in code are not).
+func findOFT(hits []hit, data []byte) []hit {
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("->"))
+		if j < 0 {
+			return hits
+		}
+		off := i + j
+		i = off + 2
+		k := i
+		for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
+			k++
+		}
+		n := k
+		for k < len(data) && isAlnum(data[k]) {
+			k++
+		}
+		if k > n && k < len(data) && data[k] == '~' {
+			hits = append(hits, hit{off, hitOFT, 0})
+		}
 	}
 }
 
