@@ -49,6 +49,7 @@ func (t *Tree) codeInput() (codetags.Input, bool) {
 		}
 	}
 	projects := t.codelinksProjects()
+	score, confDir := isSCORE(t.Root, cfg.Parser.Needs)
 	st.Codelinks = projects
 	in := codetags.Input{Root: t.Root, Settings: st}
 	l := &in.Listing
@@ -58,7 +59,7 @@ func (t *Tree) codeInput() (codetags.Input, bool) {
 		l.Patterns = cfg.Code.Paths
 	case cfg.Code.Set:
 		l.Patterns = []string{"**"}
-	case isSCORE(t.Root, cfg.Parser.Needs):
+	case score:
 		l.Patterns, l.SCORE = []string{"**"}, true
 	case len(projects) > 0:
 		for _, p := range projects {
@@ -73,8 +74,11 @@ func (t *Tree) codeInput() (codetags.Input, bool) {
 	default:
 		return in, false
 	}
-	docRoot := ""
-	if cfg.Parser.Needs != nil {
+	// The documentation tree: Sphinx's source folder (the sphinx-needs
+	// project's, else that of the conf.py that made the tree an S-CORE
+	// one), unless it is the root.
+	docRoot := confDir
+	if cfg.Parser.Needs != nil && cfg.Parser.Needs.DocRoot != "" {
 		docRoot = cfg.Parser.Needs.DocRoot
 	}
 	pc := cfg.Parser
@@ -130,20 +134,41 @@ func fileExists(p string) bool {
 
 // isSCORE reports whether the tree is an Eclipse S-CORE tree: its conf.py
 // loads S-CORE's docs-as-code extensions, or MODULE.bazel depends on
-// score_docs_as_code.
-func isSCORE(root string, p *needs.Project) bool {
+// score_docs_as_code. confDir is the folder, relative to the root, of the
+// conf.py that said so ("" for none or the root).
+func isSCORE(root string, p *needs.Project) (score bool, confDir string) {
 	if p != nil {
 		for _, e := range p.Extensions {
 			if e == "score_metamodel" || e == "score_sphinx_bundle" {
-				return true
+				score = true
 			}
 		}
 		if bytes.Contains(p.Raw, []byte("score_metamodel")) || bytes.Contains(p.Raw, []byte("score_sphinx_bundle")) {
-			return true
+			score = true
 		}
 	}
+	// S-CORE's conf.py need not load sphinx-needs by name (the bundle
+	// does): the usual places of a conf.py are read too.
+	places := []string{"conf.py", "docs/conf.py", "doc/conf.py", "docs/source/conf.py", "doc/source/conf.py", "source/conf.py"}
+	if p != nil && p.SrcDir != "" {
+		places = append(places, filepath.Join(p.SrcDir, "conf.py"))
+	}
+	for _, c := range places {
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(root, c)
+		}
+		if data, err := os.ReadFile(c); err == nil && (bytes.Contains(data, []byte("score_metamodel")) || bytes.Contains(data, []byte("score_sphinx_bundle"))) {
+			if r, err := filepath.Rel(root, filepath.Dir(c)); err == nil && r != "." && !strings.HasPrefix(r, "..") {
+				confDir = filepath.ToSlash(r)
+			}
+			return true, confDir
+		}
+	}
+	if score {
+		return true, ""
+	}
 	data, err := os.ReadFile(filepath.Join(root, "MODULE.bazel"))
-	return err == nil && bytes.Contains(data, []byte("score_docs_as_code"))
+	return err == nil && bytes.Contains(data, []byte("score_docs_as_code")), ""
 }
 
 // codeTags scans the tree's code and makes an implementation node of
