@@ -103,6 +103,13 @@ func (in *Input) file(rel string, buf []byte) (s Scanned, read bool, _ []byte, e
 		}
 	}
 	data, err := readInto(abs, buf)
+	if err == errBinary {
+		s.Tags = nil
+		if in.Store != nil {
+			in.Store.Put(abs, st, encodeEntry(s))
+		}
+		return s, true, data[:0], nil
+	}
 	if err != nil {
 		return s, true, buf, err
 	}
@@ -124,12 +131,20 @@ func readInto(name string, buf []byte) ([]byte, error) {
 	if st, err := f.Stat(); err == nil && int64(cap(buf)) < st.Size()+1 {
 		buf = make([]byte, 0, st.Size()+512)
 	}
+	checked := false
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
+		// A binary file is known by its start: the rest is not read.
+		if !checked && (len(buf) >= 8000 || err == io.EOF) {
+			checked = true
+			if isBinary(buf) {
+				return buf, errBinary
+			}
+		}
 		if err == io.EOF {
 			return buf, nil
 		}
@@ -138,6 +153,9 @@ func readInto(name string, buf []byte) ([]byte, error) {
 		}
 	}
 }
+
+// errBinary is a file that holds a NUL byte in its first 8000 bytes.
+var errBinary = errors.New("binary file")
 
 func (in *Input) scanBytes(rel string, data []byte) Scanned {
 	s := Scanned{Path: rel}
