@@ -80,7 +80,11 @@ func (s *originState) annotate(n *parser.Node) {
 	var parts []string
 	for _, e := range s.witnesses {
 		if k, ok := s.globs[e]; ok {
-			parts = append(parts, fmt.Sprintf("%q (%s, %d implementations)", e, s.Name, k))
+			what := "implementations"
+			if k == 1 {
+				what = "implementation"
+			}
+			parts = append(parts, fmt.Sprintf("%q (%s, %d %s)", e, s.Name, k, what))
 		} else if slices.Contains(s.good, e) {
 			parts = append(parts, fmt.Sprintf("%q", e))
 		}
