@@ -233,6 +233,10 @@ var errShort = errors.New("short entry")
 
 func decodeEntry(rel string, b []byte) (s Scanned, ok bool) {
 	var err error
+	// The IDs and titles are cut from one copy of the entry: one
+	// allocation a file, not one a string.
+	whole := string(b)
+	at := func() int { return len(whole) - len(b) }
 	num := func() int {
 		if err != nil {
 			return 0
@@ -251,7 +255,7 @@ func decodeEntry(rel string, b []byte) (s Scanned, ok bool) {
 			err = errShort
 			return ""
 		}
-		v := string(b[:n])
+		v := whole[at() : at()+n]
 		b = b[n:]
 		return v
 	}
