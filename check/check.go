@@ -170,7 +170,11 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		Project: t.Config.Parser.Needs, Config: t.Config.Parser})
 	parsed = pp.Parsed
 	diags = append(diags, pp.Diagnostics...)
-	rs, err := t.loadResults(o, fset, parsed, rm)
+	// Implementations at the code tags of the tree's source files
+	// (codetags.go): witnesses may name them.
+	ct := t.codeTags(o, fset, lm.codeOverlay(), lm)
+	diags = append(diags, ct.diags...)
+	rs, err := t.loadResults(o, fset, parsed, ct.nodes, rm)
 	if err != nil {
 		return nil, err
 	}
@@ -187,10 +191,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		return nil, err
 	}
 	diags = append(diags, lock.Diagnostics...)
-	extra := rs.nodes
-	if len(pp.External) > 0 {
-		extra = lm.withExternal(rs.nodes, pp.External)
-	}
+	extra := lm.extraNodes(rs.nodes, ct.nodes, pp.External)
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
 	diags = append(diags, graph.LinkMappingWarnings(g)...)

@@ -34,7 +34,7 @@ const snippetLimit = 8 << 20
 // relative to the working folder) and by the config's [[results]] tables
 // (paths relative to the root) into outcome nodes. rm, when not nil, is
 // what the last run of a Live check left (resultsMemo).
-func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File, rm *resultsMemo) (resultsRead, error) {
+func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File, code []parser.Node, rm *resultsMemo) (resultsRead, error) {
 	// The command line comes first and wins over the config.
 	rs := resultsSources{root: t.Root, seen: map[string]bool{}}
 	if len(o.Results) > 0 {
@@ -63,15 +63,17 @@ func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File
 		return out, nil
 	}
 	if rm != nil {
-		return rm.run(fset, files, rs.sources, out), nil
+		return rm.run(fset, files, code, rs.sources, out), nil
 	}
-	return readResults(fset, files, rs.sources, out), nil
+	return readResults(fset, files, code, rs.sources, out), nil
 }
 
 // readResults reads sources, adding each to fset, and makes outcomes of
-// their cases for the test specifications of files; out holds what
+// their cases for the test specifications of files (code are the
+// implementations made from code tags, which witnesses may name); out
+// holds what
 // finding the sources gave.
-func readResults(fset *source.FileSet, files []*parser.File, sources []results.Source, out resultsRead) resultsRead {
+func readResults(fset *source.FileSet, files []*parser.File, code []parser.Node, sources []results.Source, out resultsRead) resultsRead {
 	for i := range sources {
 		sf := fset.Add(sources[i].Path, 0, source.Newlines)
 		// A file outside the root shows no snippet, as a tree file would
@@ -82,7 +84,7 @@ func readResults(fset *source.FileSet, files []*parser.File, sources []results.S
 		}
 		sources[i].File = sf
 	}
-	nodes, unmatched, d := results.Outcomes(files, sources)
+	nodes, unmatched, d := results.OutcomesWith(files, code, sources)
 	out.nodes, out.outcomes, out.unmatched = nodes, onlyOutcomes(nodes), unmatched
 	out.diags = append(out.diags, d...)
 	return out

@@ -74,7 +74,7 @@ type resultsRun struct {
 
 // run is the results stage of a Live run (Tree.loadResults): sources
 // are the results files found, out what finding them gave.
-func (m *resultsMemo) run(fset *source.FileSet, files []*parser.File, sources []results.Source, out resultsRead) resultsRead {
+func (m *resultsMemo) run(fset *source.FileSet, files []*parser.File, code []parser.Node, sources []results.Source, out resultsRead) resultsRead {
 	now := time.Now()
 	if m.now != nil {
 		now = m.now()
@@ -100,7 +100,7 @@ func (m *resultsMemo) run(fset *source.FileSet, files []*parser.File, sources []
 	first := len(fset.Files())
 	diags := out.diags
 	out.diags = nil
-	out = readResults(fset, files, sources, out)
+	out = readResults(fset, files, code, sources, out)
 	m.last = nil
 	if trusted {
 		m.last = newResultsRun(fset, first, sources, ids, pats, out)

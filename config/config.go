@@ -89,6 +89,9 @@ type Config struct {
 	// the name of the tree in its heading (docs/matrix.md).
 	Matrix MatrixConfig
 
+	// Code is the [code] table: the code tags scan (docs/codetags.md).
+	Code CodeConfig
+
 	needs      *needs.Settings   // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
 }
@@ -136,6 +139,7 @@ type fileFormat struct {
 	Evidence *evidenceSection `toml:"evidence"`
 	// Policy is the [policy] table (evidence.go).
 	Policy map[string]any `toml:"policy"`
+	Code   *codeSection   `toml:"code"`
 }
 
 // DefaultWaiverWarnDays is how early a waiver's expiry is warned of when
@@ -237,6 +241,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	if err := c.readDirectives(f.Directives); err != nil {
+		return nil, err
+	}
+	if err := c.readCode(&f); err != nil {
 		return nil, err
 	}
 	if f.Matrix != nil {

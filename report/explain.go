@@ -11,6 +11,7 @@ import (
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/results"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -123,9 +124,13 @@ type Outcome struct {
 	// said about it (the failure or skip message).
 	Case        string `json:"case,omitempty"`
 	CaseMessage string `json:"case_message,omitempty"`
-	File        string `json:"file"`
-	Line        int    `json:"line"`
-	Column      int    `json:"column"`
+	// WitnessPatterns, on an outcome made from a results file whose
+	// witnesses were given as patterns over implementation IDs, says so:
+	// each pattern, where it was given and how many it matched.
+	WitnessPatterns string `json:"witness_patterns,omitempty"`
+	File            string `json:"file"`
+	Line            int    `json:"line"`
+	Column          int    `json:"column"`
 	// Waivers are every waiver that names the outcome, in force or not,
 	// each with its justification.
 	Waivers []WaiverNote `json:"waivers,omitempty"`
@@ -147,6 +152,9 @@ func outcomeOf(c *check.Check, wh where, ev evaluate.OutcomeEvidence) Outcome {
 		out.Case = o.Title()
 		if n := c.ResultsOutcome(o.ID()); n != nil {
 			out.CaseMessage = n.Body
+			if wp := n.Option(results.OptionWitnessPatterns); wp != nil {
+				out.WitnessPatterns = wp.Value
+			}
 		}
 	}
 	for _, we := range ev.Waivers {
@@ -430,6 +438,9 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 					if l != "" {
 						fmt.Fprintf(w, "%s    %s\n", in, st.dim("| "+Printable(l)))
 					}
+				}
+				if o.WitnessPatterns != "" {
+					fmt.Fprintf(w, "%s    witnesses %s\n", in, Printable(o.WitnessPatterns))
 				}
 				for _, wv := range o.Waivers {
 					writeWaiver(w, st, wv, in+"    ")

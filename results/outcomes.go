@@ -66,6 +66,13 @@ import (
 // given, a no-results warning for every :cases: pattern that matches no
 // case of any source, in no particular order.
 func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, unmatched []Unmatched, diags diag.List) {
+	return OutcomesWith(files, nil, sources)
+}
+
+// OutcomesWith is Outcomes for a tree whose nodes are those of files and
+// extra (the implementations made from code tags), which witnesses may
+// name.
+func OutcomesWith(files []*parser.File, extra []parser.Node, sources []Source) (outcomes []parser.Node, unmatched []Unmatched, diags diag.List) {
 	var pats []Pattern
 	for _, f := range files {
 		if f != nil {
@@ -73,7 +80,7 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 		}
 	}
 	m := newMatcher(pats)
-	w := newWitnessCheck(files)
+	w := newWitnessCheck(files, extra)
 	seen := map[string]bool{}
 	var made madeTests
 	for _, src := range sources {
@@ -102,6 +109,7 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 				return
 			}
 			n := outcomeNode(src, c, tests, o.good)
+			o.annotate(&n)
 			n.Broken = o.broken || c.BadDate
 			outcomes = append(outcomes, n)
 			runs = append(runs, int32(c.Run))
