@@ -22,6 +22,7 @@ import (
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/results"
+	"github.com/seg-trace/seg/rules"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -32,6 +33,8 @@ type Tree struct {
 	Config *config.Config
 	// FailOn is the config's [check] fail_on, 0 when it has none.
 	FailOn FailOn
+	// engine is the rules the tree is checked against (rules.go).
+	engine *rules.Engine
 }
 
 // Open checks the root and reads its configuration (explicit names a
@@ -50,6 +53,9 @@ func Open(root, explicit string) (*Tree, error) {
 		return nil, fmt.Errorf("bad config: %w", err)
 	}
 	t := &Tree{Root: root, Config: cfg}
+	if t.engine, err = ruleEngine(cfg); err != nil {
+		return nil, fmt.Errorf("bad config: %w", err)
+	}
 	if cfg.FailOn != nil {
 		if t.FailOn, err = ParseFailOn(cfg.FailOn...); err != nil {
 			return nil, fmt.Errorf("bad config: %w", &config.Error{File: cfg.File, Line: cfg.FailOnLine, Msg: "[check] fail_on: " + err.Error()})
@@ -193,6 +199,8 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	}
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
+	// The rules read the built graph and change nothing of it.
+	diags = append(diags, t.rules(fset, parsed, pp.External, g)...)
 	at := evaluate.Day(o.At)
 	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays}
 	var res *evaluate.Result

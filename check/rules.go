@@ -1,0 +1,105 @@
+package check
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/seg-trace/seg/config"
+	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/rules"
+	"github.com/seg-trace/seg/rules/metamodel"
+	"github.com/seg-trace/seg/source"
+)
+
+// ruleEngine is the rules a tree is checked against (package rules): an
+// S-CORE metamodel's, when the configuration found one, with seg.toml's
+// [rules] severity applied. Its error is a bad config (exit 2).
+func ruleEngine(cfg *config.Config) (*rules.Engine, error) {
+	e := &rules.Engine{}
+	if cfg.Metamodel != nil {
+		e.Rules = rules.Score(cfg.Metamodel, cfg.MetamodelFound.RequiredInID)
+	}
+	for code, sev := range cfg.RuleSeverity {
+		if err := e.SetSeverity(code, sev); err != nil {
+			return nil, &config.Error{File: cfg.File, Line: cfg.RuleSeverityLine(code), Msg: "[rules] severity: " + err.Error()}
+		}
+	}
+	return e, nil
+}
+
+// rules runs the tree's rules over the built graph, and reports what of
+// the tree's rules seg cannot run: a bad metamodel (bad-metamodel, at its
+// lines) and sphinx-needs schemas or constraints (rules-not-evaluated).
+func (t *Tree) rules(fset *source.FileSet, parsed []*parser.File, external []parser.Node, g *graph.Graph) diag.List {
+	var out diag.List
+	p := t.Config.Parser.Needs
+	if m := t.Config.Metamodel; m != nil {
+		out = append(out, t.badMetamodel(fset, m)...)
+	}
+	if p != nil {
+		if what, file, line := rules.NotEvaluated(p); len(what) > 0 {
+			d := diag.Diagnostic{Code: rules.CodeRulesNotChecked,
+				Message: fmt.Sprintf("the project declares %s, which seg does not evaluate", joinAnd(what)),
+				Detail:  "sphinx-needs checks these in a Sphinx build; seg reports none of their findings. Run the Sphinx build for them, or write them as the rules of an S-CORE metamodel.yaml (docs/score.md)."}
+			if sp, ok := t.fileLine(fset, file, line); ok {
+				d.Span = sp
+			}
+			out = append(out, d)
+		}
+	}
+	if t.engine == nil || len(t.engine.Rules) == 0 {
+		return out
+	}
+	return append(out, t.engine.Run(rules.Input{Files: fset, Parsed: parsed, External: external, Graph: g, Project: p})...)
+}
+
+// badMetamodel are the problems of the metamodel, each at its line.
+func (t *Tree) badMetamodel(fset *source.FileSet, m *metamodel.Metamodel) diag.List {
+	if len(m.Problems) == 0 {
+		return nil
+	}
+	name := m.File
+	if r, err := filepath.Rel(t.Root, m.File); err == nil && filepath.IsLocal(r) {
+		name = filepath.ToSlash(r)
+	}
+	f := fset.Add(name, len(m.Raw), source.Newlines)
+	f.SetSource(m.Raw, true)
+	lines := f.Lines()
+	var out diag.List
+	for _, pr := range m.Problems {
+		sp := source.At(f.Pos(0))
+		if pr.Line >= 1 && pr.Line <= len(lines) {
+			off := int(lines[pr.Line-1])
+			if pr.Col > 1 {
+				off += pr.Col - 1
+			}
+			sp = source.At(f.Pos(min(off, len(m.Raw))))
+		}
+		out = append(out, diag.Diagnostic{Code: metamodel.CodeBad, Span: sp, Message: "bad metamodel: " + pr.Msg,
+			Detail: "seg checks the tree against what it could read of the metamodel; the rest of the file is left out until this is fixed."})
+	}
+	return out
+}
+
+func joinAnd(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	s := ""
+	for i, w := range words {
+		switch {
+		case i == 0:
+		case i == len(words)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += w
+	}
+	return s
+}
