@@ -19,7 +19,7 @@ import (
 func ruleEngine(cfg *config.Config) (*rules.Engine, error) {
 	e := &rules.Engine{}
 	if cfg.Metamodel != nil {
-		e.Rules = rules.Score(cfg.Metamodel, cfg.MetamodelFound.RequiredInID)
+		e = rules.ScoreEngine(cfg.Metamodel, cfg.MetamodelFound.RequiredInID)
 	}
 	for code, sev := range cfg.RuleSeverity {
 		if err := e.SetSeverity(code, sev); err != nil {

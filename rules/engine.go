@@ -11,21 +11,26 @@ package rules
 import (
 	"fmt"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/rules/metamodel"
 	"github.com/seg-trace/seg/source"
 )
 
 // Rule is one rule: the code its diagnostics carry, what it checks, and
-// the function that checks it on a tree.
+// the function that checks it: Need on each need of the tree (the engine
+// runs those on several needs at once), or Run on the whole tree.
 type Rule struct {
 	Code *diag.Code
 	Doc  string
+	Need func(*Pass, *Need)
 	Run  func(*Pass)
 }
 
@@ -47,6 +52,10 @@ type Need struct {
 	Node    *parser.Node
 	File    *parser.File
 	Docname string
+	// Meta is the need's type in the metamodel the rules come from (nil
+	// when none); Invalid: its status is "invalid".
+	Meta    *metamodel.Type
+	Invalid bool
 	proj    *needs.Project
 }
 
@@ -91,6 +100,8 @@ func (p *Pass) Warning() *diag.Code {
 // Engine runs a set of rules.
 type Engine struct {
 	Rules []*Rule
+	// Metamodel, when set, gives each need its Meta type.
+	Metamodel *metamodel.Metamodel
 	// severity maps a code's name to the code with the severity seg.toml
 	// gives it (nil: off).
 	severity map[string]*diag.Code
@@ -149,11 +160,17 @@ func (e *Engine) Run(in Input) diag.List {
 		return nil
 	}
 	var out diag.List
-	p := Pass{Input: in, out: &out, index: map[string]*Need{}}
+	p := Pass{Input: in, out: &out}
 	docRoot := ""
 	if in.Project != nil {
 		docRoot = in.Project.DocRoot
 	}
+	count := 0
+	for _, f := range in.Parsed {
+		count += len(f.Nodes)
+	}
+	all := make([]Need, 0, count)
+	p.index = make(map[string]*Need, count)
 	for _, f := range in.Parsed {
 		doc := docname(f.Path, docRoot)
 		for i := range f.Nodes {
@@ -161,7 +178,11 @@ func (e *Engine) Run(in Input) diag.List {
 			if nd.ID == "" || nd.Kind == parser.Instruction || in.Project.Type(nd.Directive) == nil {
 				continue
 			}
-			n := &Need{Node: nd, File: f, Docname: doc, proj: in.Project}
+			all = append(all, Need{Node: nd, File: f, Docname: doc, proj: in.Project, Meta: e.Metamodel.Type(nd.Directive)})
+			n := &all[len(all)-1]
+			if o := nd.Option("status"); o != nil && o.Value == "invalid" {
+				n.Invalid = true
+			}
 			p.Needs = append(p.Needs, n)
 			if _, dup := p.index[nd.ID]; !dup {
 				p.index[nd.ID] = n
@@ -174,6 +195,11 @@ func (e *Engine) Run(in Input) diag.List {
 			p.index[nd.ID] = &Need{Node: nd, proj: in.Project}
 		}
 	}
+	type active struct {
+		r   *Rule
+		sev *diag.Code
+	}
+	var each []active
 	for _, r := range e.Rules {
 		sev, set := e.severity[r.Code.Name]
 		if !set {
@@ -182,8 +208,40 @@ func (e *Engine) Run(in Input) diag.List {
 		if sev == nil {
 			continue
 		}
-		p.rule, p.sev = r, sev
-		r.Run(&p)
+		if r.Need != nil {
+			each = append(each, active{r, sev})
+		}
+		if r.Run != nil {
+			p.rule, p.sev = r, sev
+			r.Run(&p)
+		}
+	}
+	if len(each) == 0 {
+		return out
+	}
+	// The rules of one need read only the tree: several needs at once, each
+	// worker with its own list (the caller sorts them all by position).
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(p.Needs)/512))
+	lists := make([]diag.List, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q := p
+			q.out = &lists[w]
+			lo, hi := w*len(p.Needs)/workers, (w+1)*len(p.Needs)/workers
+			for _, n := range p.Needs[lo:hi] {
+				for _, a := range each {
+					q.rule, q.sev = a.r, a.sev
+					a.r.Need(&q, n)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, l := range lists {
+		out = append(out, l...)
 	}
 	return out
 }
@@ -295,6 +353,43 @@ func (n *Need) Values(name string) []string {
 		return out
 	}
 	return nonEmpty(o.Value)
+}
+
+// EachValue calls f with each of Values(name), without making the list.
+func (n *Need) EachValue(name string, f func(string)) {
+	nd := n.Node
+	switch name {
+	case "id", "title", "content":
+		for _, v := range n.Values(name) {
+			f(v)
+		}
+		return
+	}
+	o := nd.Option(name)
+	if o == nil {
+		return
+	}
+	switch {
+	case n.proj.Link(name) != nil:
+		for _, l := range o.Links {
+			if l.ID != "" {
+				f(l.ID)
+			}
+		}
+	case name == "tags":
+		for _, v := range n.Values(name) {
+			f(v)
+		}
+	case o.Value != "":
+		f(o.Value)
+	}
+}
+
+// Has reports whether Values(name) is not empty.
+func (n *Need) Has(name string) bool {
+	has := false
+	n.EachValue(name, func(string) { has = true })
+	return has
 }
 
 func nonEmpty(s string) []string {

@@ -42,21 +42,22 @@ const exampleFeature = "example_feature"
 
 // Score returns the rules of an S-CORE metamodel, as S-CORE's own checks
 // apply them (docs/score.md). requiredInID is conf.py's required_in_id.
+// The engine given them should have m as its Metamodel (ScoreEngine).
 func Score(m *metamodel.Metamodel, requiredInID []string) []*Rule {
 	s := &score{m: m, requiredInID: requiredInID}
 	return []*Rule{
-		{CodeMissingOption, "every mandatory option of the need's type is set (content: the need has a body)", s.local(s.missingOptions)},
-		{CodeOptionPattern, "every value of an option matches the type's pattern (re.match: anchored at the start)", s.local(s.optionPatterns)},
-		{CodeMissingLink, "every mandatory link of the need's type names a need", s.local(s.missingLinks)},
-		{CodeLinkTarget, "every target of a link fits the ID pattern of one of the link's target types", s.local(s.linkTargets)},
-		{CodeExtraOption, "every option set is one of the type's options or links, or sphinx-needs' own", s.local(s.extra)},
-		{CodeIDFormat, "the ID has the type's number of __-separated parts", s.local(s.idFormat)},
-		{CodeIDLength, "the ID is at most 45 characters long", s.local(s.idLength)},
-		{CodeIDFeature, "the feature part of a three-part ID is in the document's path or in required_in_id", s.local(s.idFeature)},
-		{CodeProhibitedWord, "no word a prohibited_words_checks entry forbids is in the options it names", s.local(s.words)},
-		{CodeValidity, "valid_from comes before valid_until", s.local(s.validity)},
-		{CodeGraphCheck, "every need a selected need links to fulfils the graph check's condition", s.graph},
-		{CodeNeedextend, "a needextend only appends to link and list options", s.needextend},
+		{CodeMissingOption, "every mandatory option of the need's type is set (content: the need has a body)", s.local(s.missingOptions), nil},
+		{CodeOptionPattern, "every value of an option matches the type's pattern (re.match: anchored at the start)", s.local(s.optionPatterns), nil},
+		{CodeMissingLink, "every mandatory link of the need's type names a need", s.local(s.missingLinks), nil},
+		{CodeLinkTarget, "every target of a link fits the ID pattern of one of the link's target types", s.local(s.linkTargets), nil},
+		{CodeExtraOption, "every option set is one of the type's options or links, or sphinx-needs' own", s.local(s.extra), nil},
+		{CodeIDFormat, "the ID has the type's number of __-separated parts", s.local(s.idFormat), nil},
+		{CodeIDLength, "the ID is at most 45 characters long", s.local(s.idLength), nil},
+		{CodeIDFeature, "the feature part of a three-part ID is in the document's path or in required_in_id", s.local(s.idFeature), nil},
+		{CodeProhibitedWord, "no word a prohibited_words_checks entry forbids is in the options it names", s.local(s.words), nil},
+		{CodeValidity, "valid_from comes before valid_until", s.local(s.validity), nil},
+		{CodeGraphCheck, "every need a selected need links to fulfils the graph check's condition", nil, s.graph},
+		{CodeNeedextend, "a needextend only appends to link and list options", nil, s.needextend},
 	}
 }
 
@@ -68,26 +69,22 @@ type score struct {
 // local makes a rule that runs check on every need of the tree of a type
 // of the metamodel, except those with status invalid: S-CORE reports
 // nothing of them (they stay link targets of the graph checks).
-func (s *score) local(check func(*Pass, *Need, *metamodel.Type)) func(*Pass) {
-	return func(p *Pass) {
-		for _, n := range p.Needs {
-			t := s.m.Type(n.Type())
-			if t == nil || invalid(n) {
-				continue
-			}
-			check(p, n, t)
+func (s *score) local(check func(*Pass, *Need, *metamodel.Type)) func(*Pass, *Need) {
+	return func(p *Pass, n *Need) {
+		if n.Meta != nil && !n.Invalid {
+			check(p, n, n.Meta)
 		}
 	}
 }
 
-func invalid(n *Need) bool {
-	o := n.Node.Option("status")
-	return o != nil && o.Value == "invalid"
+// ScoreEngine is the engine of an S-CORE metamodel's rules.
+func ScoreEngine(m *metamodel.Metamodel, requiredInID []string) *Engine {
+	return &Engine{Rules: Score(m, requiredInID), Metamodel: m}
 }
 
 func (s *score) missingOptions(p *Pass, n *Need, t *metamodel.Type) {
 	for _, o := range t.Mandatory {
-		if len(n.Values(o.Name)) == 0 {
+		if !n.Has(o.Name) {
 			p.Report(n.Pos(), "%s: is missing required attribute: `%s`", n.ID(), o.Name)
 		}
 	}
@@ -96,18 +93,18 @@ func (s *score) missingOptions(p *Pass, n *Need, t *metamodel.Type) {
 func (s *score) optionPatterns(p *Pass, n *Need, t *metamodel.Type) {
 	for _, list := range [][]*metamodel.Option{t.Mandatory, t.Optional} {
 		for _, o := range list {
-			for _, v := range n.Values(o.Name) {
+			n.EachValue(o.Name, func(v string) {
 				if !o.Pattern.Match(v) {
 					p.Report(n.OptionSpan(o.Name), "%s.%s (%s): does not follow pattern `%s`", n.ID(), o.Name, v, o.Pattern.Source)
 				}
-			}
+			})
 		}
 	}
 }
 
 func (s *score) missingLinks(p *Pass, n *Need, t *metamodel.Type) {
 	for _, l := range t.MandatoryLinks {
-		if len(n.Values(l.Name)) == 0 {
+		if !n.Has(l.Name) {
 			p.Report(n.Pos(), "%s: is missing required link: `%s`", n.ID(), l.Name)
 		}
 	}
@@ -196,7 +193,7 @@ func (s *score) extra(p *Pass, n *Need, t *metamodel.Type) {
 }
 
 func (s *score) idFormat(p *Pass, n *Need, t *metamodel.Type) {
-	parts := len(strings.Split(n.ID(), "__"))
+	parts := strings.Count(n.ID(), "__") + 1
 	if parts == t.Parts {
 		return
 	}
@@ -214,9 +211,11 @@ func (s *score) idFormat(p *Pass, n *Need, t *metamodel.Type) {
 
 func (s *score) idLength(p *Pass, n *Need, _ *metamodel.Type) {
 	id := n.ID()
+	if len(id) <= maxIDLength {
+		return
+	}
 	limit := maxIDLength
-	parts := strings.Split(id, "__")
-	if len(parts) > 1 && parts[1] == exampleFeature {
+	if parts := strings.Split(id, "__"); len(parts) > 1 && parts[1] == exampleFeature {
 		limit += len("_" + exampleFeature + "_")
 	}
 	if len(id) <= limit {
@@ -233,6 +232,9 @@ var featureSplit = regexp.MustCompile(`[_-]`)
 
 func (s *score) idFeature(p *Pass, n *Need, _ *metamodel.Type) {
 	id := n.ID()
+	if strings.Count(id, "__") != 2 {
+		return
+	}
 	parts := strings.Split(id, "__")
 	if len(parts) != 3 || strings.HasPrefix(id, "stkh_req__") || parts[0] == "dec_rec" || parts[1] == exampleFeature {
 		return
@@ -293,7 +295,7 @@ func (s *score) words(p *Pass, n *Need, t *metamodel.Type) {
 			if !ok || !isStr {
 				continue
 			}
-			for _, w := range strings.Fields(text) {
+			for w := range strings.FieldsSeq(text) {
 				norm := strings.ToLower(strings.Trim(w, punctuation))
 				for _, bad := range ow.Words {
 					if norm == bad {
@@ -360,7 +362,7 @@ func (s *score) graph(p *Pass) {
 			types[t] = true
 		}
 		for _, n := range p.Needs {
-			if types[n.Type()] != g.Include || invalid(n) {
+			if types[n.Type()] != g.Include || n.Invalid {
 				continue
 			}
 			var missing []string

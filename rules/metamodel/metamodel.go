@@ -15,7 +15,9 @@ package metamodel
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // Metamodel is one metamodel.yaml as read.
@@ -35,7 +37,8 @@ type Metamodel struct {
 	// what could be read of it is still used.
 	Problems []Problem
 
-	types map[string]*Type
+	types    map[string]*Type
+	patterns map[string]*Pattern
 }
 
 // Problem is one fault of the file, at a line and column (1-based; 0 when
@@ -176,28 +179,83 @@ func (t *Type) HasTag(tag string) bool {
 type Pattern struct {
 	// Source is the pattern as written.
 	Source string
+	expr   string
+	once   sync.Once
 	re     *regexp.Regexp
+	// words, when set, are the words of a pattern "^(a|b|...)$": a value
+	// of one line matches when it is one of them. anyLine and nonEmpty
+	// mark "^.*$" and "^.+$" (a value of one line matches, an empty one
+	// too for the first), anyText "^[\s\S]+$" (any value but "").
+	words                      map[string]bool
+	anyLine, nonEmpty, anyText bool
+}
+
+// literalWords matches a pattern that is a choice of plain words.
+var literalWords = regexp.MustCompile(`^\^\(([A-Za-z0-9_ -]+(?:\|[A-Za-z0-9_ -]+)*)\)\$$`)
+
+// shortcut sets the fast ways to match S-CORE's most common patterns,
+// which give what the regular expression gives.
+func (p *Pattern) shortcut() {
+	switch p.Source {
+	case "^.*$":
+		p.anyLine = true
+	case "^.+$":
+		p.anyLine, p.nonEmpty = true, true
+	case `^[\s\S]+$`:
+		p.anyText = true
+	}
+	if m := literalWords.FindStringSubmatch(p.Source); m != nil {
+		p.words = map[string]bool{}
+		for _, w := range strings.Split(m[1], "|") {
+			p.words[w] = true
+		}
+	}
 }
 
 // CompilePattern translates a Python pattern for RE2: re.match anchors it
 // at the start (\A), and Python's "$" (the end, or before a newline that
 // ends the value) and "\Z" (the very end) get RE2's spelling. A pattern
 // RE2 cannot express (backreferences, lookaround) is an error.
+//
+// The pattern is parsed (which is where RE2 refuses what it cannot
+// express) at once, and compiled when it first matches a value that no
+// shortcut decides: a metamodel names many patterns a tree never uses.
 func CompilePattern(src string) (*Pattern, error) {
-	re, err := regexp.Compile(`\A(?:` + pythonToRE2(src) + `)`)
-	if err != nil {
+	expr := `\A(?:` + pythonToRE2(src) + `)`
+	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
 		msg := err.Error()
 		if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "error parsing regexp") {
 			msg = msg[i+2:]
 		}
 		return nil, fmt.Errorf("pattern %q is not one RE2 can compile (%s); seg matches patterns with RE2, which has no backreferences or lookaround", src, msg)
 	}
-	return &Pattern{Source: src, re: re}, nil
+	p := &Pattern{Source: src, expr: expr}
+	p.shortcut()
+	return p, nil
+}
+
+// regexp is the compiled expression.
+func (p *Pattern) regexp() *regexp.Regexp {
+	p.once.Do(func() { p.re = regexp.MustCompile(p.expr) })
+	return p.re
 }
 
 // Match reports whether the value matches, as re.match(pattern, value)
 // would.
-func (p *Pattern) Match(value string) bool { return p.re.MatchString(value) }
+func (p *Pattern) Match(value string) bool {
+	switch {
+	case p.anyText:
+		return value != ""
+	case strings.Contains(value, "\n"):
+		// Python's "$" before a final newline, "." and newlines: the
+		// regular expression says.
+	case p.words != nil:
+		return p.words[value]
+	case p.anyLine:
+		return !p.nonEmpty || value != ""
+	}
+	return p.regexp().MatchString(value)
+}
 
 // pythonToRE2 rewrites what Python's re and RE2 spell differently outside
 // character classes: "$" becomes "(?:\n?\z)" (Python's end of string

@@ -118,3 +118,22 @@ func (f fields) Field(name string) (any, bool) {
 	v, ok := f[name]
 	return v, ok
 }
+
+// The shortcuts of the common patterns give what the expression gives.
+func TestPatternShortcuts(t *testing.T) {
+	values := []string{"", "valid", "invalid", "valid\n", "Valid", "a b", "a\nb", "x\n", "\n", "QM", "ASIL_B"}
+	for _, src := range []string{`^(valid|invalid)$`, `^(QM|ASIL_B)$`, `^.*$`, `^.+$`, `^[\s\S]+$`} {
+		p, err := CompilePattern(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.words == nil && !p.anyLine && !p.anyText {
+			t.Errorf("%s has no shortcut", src)
+		}
+		for _, v := range values {
+			if got, want := p.Match(v), p.regexp().MatchString(v); got != want {
+				t.Errorf("%s on %q: %v, the expression says %v", src, v, got, want)
+			}
+		}
+	}
+}

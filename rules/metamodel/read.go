@@ -42,7 +42,7 @@ func ReadFile(path string) (*Metamodel, error) {
 // Parse reads a metamodel's text. It always returns a metamodel: what is
 // wrong with the text is in Problems, and what could be read is kept.
 func Parse(data []byte) *Metamodel {
-	m := &Metamodel{Raw: data, types: map[string]*Type{}}
+	m := &Metamodel{Raw: data, types: map[string]*Type{}, patterns: map[string]*Pattern{}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		m.fail(yamlErrorLine(err), 0, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
@@ -86,6 +86,19 @@ func Parse(data []byte) *Metamodel {
 	m.readWords(wordsNode)
 	m.readGraph(graphNode)
 	return m
+}
+
+// compile compiles a pattern once per metamodel: S-CORE's repeats the
+// same few patterns over its types.
+func (m *Metamodel) compile(src string) (*Pattern, error) {
+	if p := m.patterns[src]; p != nil {
+		return p, nil
+	}
+	p, err := CompilePattern(src)
+	if err == nil {
+		m.patterns[src] = p
+	}
+	return p, err
 }
 
 func (m *Metamodel) fail(line, col int, format string, args ...any) {
@@ -181,7 +194,7 @@ func (m *Metamodel) options(n *yaml.Node, what string) []*Option {
 		if !ok {
 			return
 		}
-		p, err := CompilePattern(src)
+		p, err := m.compile(src)
 		if err != nil {
 			m.failAt(v, "%s.%s: %v", what, k.Value, err)
 			return
@@ -288,7 +301,7 @@ func (m *Metamodel) readTypes(n *yaml.Node, baseMand, baseOpt []*Option) {
 			t.id = o.Pattern
 		} else {
 			// S-CORE puts the prefix into the pattern as it is written.
-			p, err := CompilePattern("^" + t.Prefix + "[0-9a-z_]+$")
+			p, err := m.compile("^" + t.Prefix + "[0-9a-z_]+$")
 			if err == nil {
 				t.id = p
 				t.Mandatory = append(t.Mandatory, &Option{Name: "id", Pattern: p, Line: k.Line})
