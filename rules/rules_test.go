@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/seg-trace/seg/bench/gen"
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
 )
@@ -180,4 +181,35 @@ func TestRealMetamodelTree(t *testing.T) {
 		"docs/brakes/index.rst:38: error schema-option-pattern: feat_req__brakes__bad.status (draft): does not follow pattern `^(valid|invalid)$`",
 		"docs/brakes/index.rst:41: error schema-link-target: feat_req__brakes__bad: references 'stkh_req__brakes__stop' as 'satisfied_by', but it must reference Feature (feat) (stkh_req__brakes__stop is a Stakeholder Requirement (stkh_req))",
 	})
+}
+
+// BenchmarkScoreCheck is a cold check of 1,250 needs in S-CORE's shape
+// (bench/gen's -score tree of the real metamodel), with its rules and,
+// as "baseline", the same documents mapped by a ubproject.toml.
+func BenchmarkScoreCheck(b *testing.B) {
+	data, err := os.ReadFile(realMetamodel)
+	if err != nil {
+		b.Skip("S-CORE's metamodel.yaml is not there")
+	}
+	for _, baseline := range []bool{false, true} {
+		root := b.TempDir()
+		if _, err := gen.WriteScore(gen.ScoreOptions{N: 1250, Seed: 1, Metamodel: data, Baseline: baseline}, root); err != nil {
+			b.Fatal(err)
+		}
+		name := "rules"
+		if baseline {
+			name = "baseline"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				tr, err := check.Open(root, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := tr.Run(check.Options{At: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -188,6 +189,124 @@ type Pattern struct {
 	// too for the first), anyText "^[\s\S]+$" (any value but "").
 	words                      map[string]bool
 	anyLine, nonEmpty, anyText bool
+	// simple, when set, is a pattern "^LITERAL", followed by "$",
+	// "[CLASS]+$", "[CLASS]*$" or ".*" (ID patterns and the like).
+	simple *simplePattern
+}
+
+// simplePattern is "^prefix" and a tail: tail 0 ends the pattern there
+// (no "$": any rest), '$' the end, '+' or '*' a run of class and the end.
+type simplePattern struct {
+	prefix string
+	// wild are the places of the prefix written "." (any character).
+	wild  []int
+	tail  byte
+	class [256]bool
+}
+
+// match reports whether v matches; decided is false when only the regular
+// expression can tell (a non-ASCII character where "." stands).
+func (s *simplePattern) match(v string) (ok, decided bool) {
+	if len(v) < len(s.prefix) {
+		return false, true
+	}
+	for _, w := range s.wild {
+		if v[w] >= 0x80 {
+			return false, false
+		}
+	}
+	for i := 0; i < len(s.prefix); i++ {
+		if s.prefix[i] != v[i] && !slices.Contains(s.wild, i) {
+			return false, true
+		}
+	}
+	return s.matchRest(v[len(s.prefix):]), true
+}
+
+func (s *simplePattern) matchRest(rest string) bool {
+	switch s.tail {
+	case 0:
+		return true
+	case '$':
+		return rest == ""
+	case '+':
+		if rest == "" {
+			return false
+		}
+	}
+	for i := 0; i < len(rest); i++ {
+		if !s.class[rest[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// parseSimple reads a pattern of simplePattern's shape, or returns nil.
+func parseSimple(src string) *simplePattern {
+	if !strings.HasPrefix(src, "^") {
+		return nil
+	}
+	s := &simplePattern{}
+	var prefix strings.Builder
+	i := 1
+	lit := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '/' || c == ':' || c == '-' || c == ' '
+	}
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case lit(c):
+			prefix.WriteByte(c)
+			i++
+			continue
+		case c == '\\' && i+1 < len(src) && strings.IndexByte("./-_", src[i+1]) >= 0:
+			prefix.WriteByte(src[i+1])
+			i += 2
+			continue
+		case c == '.' && src[i:] != ".*":
+			s.wild = append(s.wild, prefix.Len())
+			prefix.WriteByte('.')
+			i++
+			continue
+		}
+		break
+	}
+	s.prefix = prefix.String()
+	rest := src[i:]
+	switch {
+	case rest == "" || rest == ".*":
+		s.tail = 0
+	case rest == "$":
+		s.tail = '$'
+	case strings.HasPrefix(rest, "[") && (strings.HasSuffix(rest, "]+$") || strings.HasSuffix(rest, "]*$")):
+		s.tail = rest[len(rest)-2]
+		class := rest[1 : len(rest)-3]
+		if class == "" || class[0] == '^' {
+			return nil
+		}
+		for j := 0; j < len(class); j++ {
+			c := class[j]
+			if !lit(c) || c == '/' || c == ':' || c == ' ' {
+				return nil
+			}
+			if j+2 < len(class) && class[j+1] == '-' {
+				lo, hi := c, class[j+2]
+				if lo > hi || !lit(hi) {
+					return nil
+				}
+				for k := int(lo); k <= int(hi); k++ {
+					s.class[k] = true
+				}
+				j += 2
+				continue
+			}
+			s.class[c] = true
+		}
+	default:
+		return nil
+	}
+	return s
 }
 
 // literalWords matches a pattern that is a choice of plain words.
@@ -204,6 +323,7 @@ func (p *Pattern) shortcut() {
 	case `^[\s\S]+$`:
 		p.anyText = true
 	}
+	p.simple = parseSimple(p.Source)
 	if m := literalWords.FindStringSubmatch(p.Source); m != nil {
 		p.words = map[string]bool{}
 		for _, w := range strings.Split(m[1], "|") {
@@ -253,6 +373,10 @@ func (p *Pattern) Match(value string) bool {
 		return p.words[value]
 	case p.anyLine:
 		return !p.nonEmpty || value != ""
+	case p.simple != nil:
+		if ok, decided := p.simple.match(value); decided {
+			return ok
+		}
 	}
 	return p.regexp().MatchString(value)
 }

@@ -121,13 +121,15 @@ func (f fields) Field(name string) (any, bool) {
 
 // The shortcuts of the common patterns give what the expression gives.
 func TestPatternShortcuts(t *testing.T) {
-	values := []string{"", "valid", "invalid", "valid\n", "Valid", "a b", "a\nb", "x\n", "\n", "QM", "ASIL_B"}
-	for _, src := range []string{`^(valid|invalid)$`, `^(QM|ASIL_B)$`, `^.*$`, `^.+$`, `^[\s\S]+$`} {
+	values := []string{"", "valid", "invalid", "valid\n", "Valid", "a b", "a\nb", "x\n", "\n", "QM", "ASIL_B",
+		"feat_req__a_1", "feat_req__", "feat_req__A", "feat_req__a-b", "https://github.com/x", "https://githubXcom/x", "https://github\u00e9com/", "https://gitlab.com", "12", "1a", "wf__x"}
+	for _, src := range []string{`^(valid|invalid)$`, `^(QM|ASIL_B)$`, `^.*$`, `^.+$`, `^[\s\S]+$`,
+		`^feat_req__[0-9a-z_]+$`, `^feat_req__[0-9a-zA-Z_-]*$`, `^https://github.com/.*`, `^https://github\.com/`, `^[0-9]*$`, `^[0-9]+$`, `^wf__$`} {
 		p, err := CompilePattern(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.words == nil && !p.anyLine && !p.anyText {
+		if p.words == nil && !p.anyLine && !p.anyText && p.simple == nil {
 			t.Errorf("%s has no shortcut", src)
 		}
 		for _, v := range values {
