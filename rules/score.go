@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,7 +120,15 @@ func (s *score) linkTargets(p *Pass, n *Need, t *metamodel.Type) {
 			}
 			allowed := s.targets(l)
 			for _, e := range o.Links {
-				if e.ID == "" || e.IsDynamic() || fits(e.ID, allowed) {
+				if e.ID == "" || e.IsDynamic() {
+					continue
+				}
+				if fits(e.ID, allowed) {
+					// S-CORE checks the ID alone; a target whose own type is
+					// none of the allowed ones is worth a warning.
+					if tn := p.Lookup(e.ID); tn != nil && tn.Meta != nil && !l.Any && !slices.Contains(l.Targets, tn.Meta.Directive) {
+						p.ReportAs(p.Warning(), e.Span, "%s: references '%s' as '%s': its ID fits %s, but it is a %s (%s)", n.ID(), e.ID, l.Name, names(allowed), tn.Meta.Title, tn.Meta.Directive)
+					}
 					continue
 				}
 				msg := fmt.Sprintf("%s: references '%s' as '%s', but it must reference %s", n.ID(), e.ID, l.Name, names(allowed))
