@@ -33,8 +33,15 @@ type Tree struct {
 	Config *config.Config
 	// FailOn is the config's [check] fail_on, 0 when it has none.
 	FailOn FailOn
-	// engine is the rules the tree is checked against (rules.go).
-	engine *rules.Engine
+	// engine is the rules the tree is checked against (rules.go), and
+	// notEval what of the project's rules seg does not evaluate.
+	engine  *rules.Engine
+	notEval struct {
+		once sync.Once
+		what []string
+		file string
+		line int
+	}
 }
 
 // Open checks the root and reads its configuration (explicit names a

@@ -38,16 +38,14 @@ func (t *Tree) rules(fset *source.FileSet, parsed []*parser.File, external []par
 	if m := t.Config.Metamodel; m != nil {
 		out = append(out, t.badMetamodel(fset, m)...)
 	}
-	if p != nil {
-		if what, file, line := rules.NotEvaluated(p); len(what) > 0 {
-			d := diag.Diagnostic{Code: rules.CodeRulesNotChecked,
-				Message: fmt.Sprintf("the project declares %s, which seg does not evaluate", joinAnd(what)),
-				Detail:  "sphinx-needs checks these in a Sphinx build; seg reports none of their findings. Run the Sphinx build for them, or write them as the rules of an S-CORE metamodel.yaml (docs/score.md)."}
-			if sp, ok := t.fileLine(fset, file, line); ok {
-				d.Span = sp
-			}
-			out = append(out, d)
+	if what, file, line := t.notEvaluated(); len(what) > 0 {
+		d := diag.Diagnostic{Code: rules.CodeRulesNotChecked,
+			Message: fmt.Sprintf("the project declares %s, which seg does not evaluate", joinAnd(what)),
+			Detail:  "sphinx-needs checks these in a Sphinx build; seg reports none of their findings. Run the Sphinx build for them, or write them as the rules of an S-CORE metamodel.yaml (docs/score.md)."}
+		if sp, ok := t.fileLine(fset, file, line); ok {
+			d.Span = sp
 		}
+		out = append(out, d)
 	}
 	if t.engine == nil || len(t.engine.Rules) == 0 {
 		return out
@@ -102,4 +100,13 @@ func joinAnd(words []string) string {
 		s += w
 	}
 	return s
+}
+
+// notEvaluated is what rules.NotEvaluated finds in the project's file,
+// read once per Tree (a live check runs many times over one Tree).
+func (t *Tree) notEvaluated() (what []string, file string, line int) {
+	t.notEval.once.Do(func() {
+		t.notEval.what, t.notEval.file, t.notEval.line = rules.NotEvaluated(t.Config.Parser.Needs)
+	})
+	return t.notEval.what, t.notEval.file, t.notEval.line
 }
