@@ -206,8 +206,11 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	}
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
-	// The rules read the built graph and change nothing of it.
-	diags = append(diags, t.rules(fset, parsed, pp.External, g)...)
+	// The rules read the built graph and change nothing of it: they run
+	// beside the evaluation, which reads it too.
+	diags = append(diags, t.ruleProblems(fset)...)
+	ruled := make(chan diag.List, 1)
+	go func() { ruled <- t.runRules(parsed, pp.External, g) }()
 	at := evaluate.Day(o.At)
 	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays}
 	var res *evaluate.Result
@@ -222,6 +225,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		lm.res, lm.evaluated = res, g
 	}
 	diags = append(diags, res.Diagnostics...)
+	diags = append(diags, <-ruled...)
 	diags = t.unmapped(fset, diags, g, o)
 	diags.Sort(fset)
 	c := &Check{

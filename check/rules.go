@@ -29,12 +29,12 @@ func ruleEngine(cfg *config.Config) (*rules.Engine, error) {
 	return e, nil
 }
 
-// rules runs the tree's rules over the built graph, and reports what of
-// the tree's rules seg cannot run: a bad metamodel (bad-metamodel, at its
-// lines) and sphinx-needs schemas or constraints (rules-not-evaluated).
-func (t *Tree) rules(fset *source.FileSet, parsed []*parser.File, external []parser.Node, g *graph.Graph) diag.List {
+// ruleProblems is what of the tree's rules seg cannot run: a bad
+// metamodel (bad-metamodel, at its lines) and sphinx-needs schemas or
+// constraints (rules-not-evaluated). It adds the files it points into to
+// fset.
+func (t *Tree) ruleProblems(fset *source.FileSet) diag.List {
 	var out diag.List
-	p := t.Config.Parser.Needs
 	if m := t.Config.Metamodel; m != nil {
 		out = append(out, t.badMetamodel(fset, m)...)
 	}
@@ -47,10 +47,16 @@ func (t *Tree) rules(fset *source.FileSet, parsed []*parser.File, external []par
 		}
 		out = append(out, d)
 	}
+	return out
+}
+
+// runRules runs the tree's rules over the built graph. It only reads
+// (the graph, the files, the project): it may run beside the evaluation.
+func (t *Tree) runRules(parsed []*parser.File, external []parser.Node, g *graph.Graph) diag.List {
 	if t.engine == nil || len(t.engine.Rules) == 0 {
-		return out
+		return nil
 	}
-	return append(out, t.engine.Run(rules.Input{Files: fset, Parsed: parsed, External: external, Graph: g, Project: p})...)
+	return t.engine.Run(rules.Input{Files: g.Files(), Parsed: parsed, External: external, Graph: g, Project: t.Config.Parser.Needs})
 }
 
 // badMetamodel are the problems of the metamodel, each at its line.
