@@ -115,3 +115,37 @@ func currentUser() (string, bool) {
 	}
 	return u.Username, u.Username != ""
 }
+
+// The last places: the output base the root's bazel-out link points into,
+// and, in docs-as-code's own repository, its own metamodel.
+func TestScoreOtherPlaces(t *testing.T) {
+	t.Setenv("BAZEL_OUTPUT_BASE", "")
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", "")
+	dir, base := t.TempDir(), t.TempDir()
+	mxWrite(t, dir, map[string]string{
+		"MODULE.bazel":     "bazel_dep(name = \"score_docs_as_code\", version = \"2.0.0\")\n",
+		"docs/conf.py":     "extensions = [\"score_sphinx_bundle\"]\n",
+		"docs/f/index.rst": scoreTree["docs/f/index.rst"],
+	})
+	mxWrite(t, base, map[string]string{
+		"external/score_docs_as_code+/src/extensions/score_metamodel/metamodel.yaml": scoreTree["docs/metamodel.yaml"],
+		"execroot/_main/bazel-out/.keep":                                             "",
+	})
+	if err := os.Symlink(filepath.Join(base, "execroot", "_main", "bazel-out"), filepath.Join(dir, "bazel-out")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if code, out, errOut := runSeg(t, "check", "--allow-empty", "--color", "never", dir); code != 1 || !strings.Contains(out, "[schema-option-pattern]") {
+		t.Errorf("through bazel-out: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+
+	own := t.TempDir()
+	mxWrite(t, own, map[string]string{
+		"docs/conf.py":     "extensions = [\"score_metamodel\"]\n",
+		"docs/f/index.rst": scoreTree["docs/f/index.rst"],
+		"src/extensions/score_metamodel/metamodel.yaml": scoreTree["docs/metamodel.yaml"],
+	})
+	if code, out, errOut := runSeg(t, "check", "--allow-empty", "--color", "never", own); code != 1 || !strings.Contains(out, "[schema-option-pattern]") {
+		t.Errorf("docs-as-code's own: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+}
