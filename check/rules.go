@@ -20,6 +20,9 @@ func ruleEngine(cfg *config.Config) (*rules.Engine, error) {
 	e := &rules.Engine{}
 	if cfg.Metamodel != nil {
 		e = rules.ScoreEngine(cfg.Metamodel, cfg.MetamodelFound.RequiredInID)
+		if err := onlyChecks(e, cfg.MetamodelFound); err != nil {
+			return nil, err
+		}
 	}
 	for code, sev := range cfg.RuleSeverity {
 		if err := e.SetSeverity(code, sev); err != nil {
@@ -115,4 +118,29 @@ func (t *Tree) notEvaluated() (what []string, file string, line int) {
 		t.notEval.what, t.notEval.file, t.notEval.line = rules.NotEvaluated(t.Config.Parser.Needs)
 	})
 	return t.notEval.what, t.notEval.file, t.notEval.line
+}
+
+// onlyChecks turns off the rules of the S-CORE checks that conf.py's
+// score_metamodel_checks leaves out (seg.toml's [rules] severity, applied
+// after, can turn one on again). A name of a check seg does not run (S-CORE
+// has checks besides the metamodel's) enables nothing; the needextend
+// policy is no check of S-CORE's list and always applies.
+func onlyChecks(e *rules.Engine, f metamodel.Found) error {
+	if len(f.Checks) == 0 {
+		return nil
+	}
+	on := map[string]bool{rules.CodeNeedextend.Name: true}
+	for _, name := range f.Checks {
+		for _, c := range rules.ScoreChecks[name] {
+			on[c.Name] = true
+		}
+	}
+	for _, r := range e.Rules {
+		if !on[r.Code.Name] {
+			if err := e.SetSeverity(r.Code.Name, "off"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -34,6 +34,20 @@ var (
 	CodeRulesNotChecked = diag.NewWarning("rules-not-evaluated", "the project declares sphinx-needs schemas or constraints that seg does not evaluate")
 )
 
+// ScoreChecks maps the names of S-CORE's checks (conf.py's
+// score_metamodel_checks runs only those named) to the codes of the rules
+// that do their work.
+var ScoreChecks = map[string][]*diag.Code{
+	"check_options":              {CodeMissingOption, CodeOptionPattern, CodeMissingLink, CodeLinkTarget},
+	"check_extra_options":        {CodeExtraOption},
+	"check_id_format":            {CodeIDFormat},
+	"check_id_length":            {CodeIDLength},
+	"id_contains_feature":        {CodeIDFeature},
+	"check_for_prohibited_words": {CodeProhibitedWord},
+	"check_validity_consistency": {CodeValidity},
+	"check_metamodel_graph":      {CodeGraphCheck},
+}
+
 // maxIDLength is S-CORE's hard limit on the length of an ID.
 const maxIDLength = 45
 

@@ -43,6 +43,10 @@ type Found struct {
 	// RequiredInID is conf.py's required_in_id: words a feature part of
 	// an ID may be instead of a folder of its document.
 	RequiredInID []string
+	// Checks is conf.py's score_metamodel_checks: the names of S-CORE's
+	// checks to run, nil for all of them; ChecksLine is its line.
+	Checks     []string
+	ChecksLine int
 }
 
 // Wanted reports, without reading conf.py, whether seg.toml or
@@ -94,6 +98,14 @@ func Find(root string, s *needs.Settings, segFile string, segRaw []byte, confPy 
 		f.Wanted = f.Wanted || loadsScore
 		if v, _, known, set, _ := needs.ConfPyValue(confPy, "required_in_id"); known && set {
 			f.RequiredInID = strList(v)
+		}
+		if v, line, known, set, _ := needs.ConfPyValue(confPy, "score_metamodel_checks"); known && set {
+			if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
+				for _, c := range strings.Split(s, ",") {
+					f.Checks = append(f.Checks, strings.TrimSpace(c))
+				}
+				f.ChecksLine = line
+			}
 		}
 	}
 	if f.Path == "" && confPy != "" {
