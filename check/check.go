@@ -22,6 +22,7 @@ import (
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/results"
+	"github.com/seg-trace/seg/rules"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -32,6 +33,15 @@ type Tree struct {
 	Config *config.Config
 	// FailOn is the config's [check] fail_on, 0 when it has none.
 	FailOn FailOn
+	// engine is the rules the tree is checked against (rules.go), and
+	// notEval what of the project's rules seg does not evaluate.
+	engine  *rules.Engine
+	notEval struct {
+		once sync.Once
+		what []string
+		file string
+		line int
+	}
 }
 
 // Open checks the root and reads its configuration (explicit names a
@@ -50,6 +60,9 @@ func Open(root, explicit string) (*Tree, error) {
 		return nil, fmt.Errorf("bad config: %w", err)
 	}
 	t := &Tree{Root: root, Config: cfg}
+	if t.engine, err = ruleEngine(cfg); err != nil {
+		return nil, fmt.Errorf("bad config: %w", err)
+	}
 	if cfg.FailOn != nil {
 		if t.FailOn, err = ParseFailOn(cfg.FailOn...); err != nil {
 			return nil, fmt.Errorf("bad config: %w", &config.Error{File: cfg.File, Line: cfg.FailOnLine, Msg: "[check] fail_on: " + err.Error()})
@@ -195,6 +208,12 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
 	diags = append(diags, graph.LinkMappingWarnings(g)...)
+
+	// The rules read the built graph and change nothing of it: they run
+	// beside the evaluation, which reads it too.
+	diags = append(diags, t.ruleProblems(fset)...)
+	ruled := make(chan diag.List, 1)
+	go func() { ruled <- t.runRules(parsed, pp.External, g) }()
 	at := evaluate.Day(o.At)
 	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays, Policies: t.policies()}
 	var res *evaluate.Result
@@ -209,6 +228,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		lm.res, lm.evaluated = res, g
 	}
 	diags = append(diags, res.Diagnostics...)
+	diags = append(diags, <-ruled...)
 	diags = t.unmapped(fset, diags, g, o)
 	diags.Sort(fset)
 	c := &Check{

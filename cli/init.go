@@ -66,10 +66,17 @@ func runInit(args []string, stdout, _ io.Writer) (int, error) {
 		return 0, fmt.Errorf("seg init: cannot read the tree's sphinx-needs project, so no seg.toml was written: %w", err)
 	}
 	var plan *needsPlan
-	if cfg.Parser.Needs != nil {
-		plan = planNeeds(root, cfg)
+	text := ""
+	if cfg.Metamodel != nil {
+		// An S-CORE tree: its metamodel maps it, and the file names that
+		// and nothing else (docs/score.md).
+		text = scoreTOML(root, cfg)
+	} else {
+		if cfg.Parser.Needs != nil {
+			plan = planNeeds(root, cfg)
+		}
+		text = initTOML(plan)
 	}
-	text := initTOML(plan)
 	if err := createNew(path, text); err != nil {
 		return 0, fmt.Errorf("seg init: %v", err)
 	}
@@ -82,6 +89,9 @@ func runInit(args []string, stdout, _ io.Writer) (int, error) {
 
 	slashRoot := filepath.ToSlash(filepath.Clean(root))
 	fmt.Fprintf(stdout, "seg init: wrote %s", filepath.ToSlash(path))
+	if cfg.Metamodel != nil {
+		fmt.Fprintf(stdout, " for the S-CORE tree checked against %s (found by %s)", relOrAbs(root, cfg.Metamodel.File), cfg.MetamodelFound.How)
+	}
 	if plan != nil {
 		fmt.Fprintf(stdout, " for the sphinx-needs project in %s: %d of %d need types and %d of %d link types mapped by their names or their use in the tree; check them",
 			plan.source, plan.typesMapped, len(plan.types), plan.linksMapped, len(plan.links))
@@ -425,7 +435,6 @@ func ciSnippet(root string) string {
 	return b.String()
 }
 
-// text is the TOML value of the guess.
 // textOr is the value written, first when nothing was guessed (a valid
 // value on a commented line, so that uncommenting it keeps the file good).
 func (g guess) textOr(first string) string {
@@ -440,4 +449,27 @@ func (g guess) text() string {
 		return g.value
 	}
 	return fmt.Sprintf("%q", g.onto)
+}
+
+// scoreTOML is the seg.toml of an S-CORE tree: the metamodel it found,
+// when that is in the tree (one found in Bazel's cache is found again
+// from MODULE.bazel, and its path is this machine's only).
+func scoreTOML(root string, cfg *config.Config) string {
+	path := relOrAbs(root, cfg.Metamodel.File)
+	if filepath.IsAbs(path) {
+		return fmt.Sprintf("# seg reads this S-CORE tree's need types, links and rules from its\n# metamodel.yaml (docs/score.md), found by %s:\n# %s\n# seg finds it there again; to name one in the tree instead:\n# [needs]\n# metamodel = \"PATH\"\n", cfg.MetamodelFound.How, path)
+	}
+	return fmt.Sprintf("# seg reads this S-CORE tree's need types, links and rules from its\n# metamodel.yaml (docs/score.md).\n[needs]\nmetamodel = %q\n", path)
+}
+
+// relOrAbs is a path relative to the root with forward slashes, or the
+// absolute path when it is outside the root.
+func relOrAbs(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r)
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }

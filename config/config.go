@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/seg-trace/seg/rules/metamodel"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -92,6 +93,17 @@ type Config struct {
 	// Code is the [code] table: the code tags scan (docs/codetags.md).
 	Code CodeConfig
 
+	// Metamodel is the S-CORE metamodel.yaml the tree is checked against
+	// (docs/score.md), nil when none; MetamodelFound says where it was
+	// found and what of conf.py its rules read.
+	Metamodel      *metamodel.Metamodel
+	MetamodelFound metamodel.Found
+	// RuleSeverity is [rules] severity as written: a rule's code mapped to
+	// "error", "warning" or "off" (package rules owns the vocabulary);
+	// RuleSeverityLine is the line of a code in it.
+	RuleSeverity     map[string]string
+	RuleSeverityLine func(code string) int
+
 	needs      *needs.Settings   // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
 }
@@ -140,6 +152,13 @@ type fileFormat struct {
 	// Policy is the [policy] table (evidence.go).
 	Policy map[string]any `toml:"policy"`
 	Code   *codeSection   `toml:"code"`
+
+	Rules    *rulesSection    `toml:"rules"`
+}
+
+// rulesSection is seg.toml's [rules] table (docs/score.md).
+type rulesSection struct {
+	Severity map[string]string `toml:"severity"`
 }
 
 // DefaultWaiverWarnDays is how early a waiver's expiry is warned of when
@@ -245,6 +264,15 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if err := c.readCode(&f); err != nil {
 		return nil, err
+	}
+	if f.Rules != nil {
+		c.RuleSeverity = f.Rules.Severity
+		c.RuleSeverityLine = func(code string) int {
+			if l := cfgfile.LineInSection(data, "rules.severity", code); l > 0 {
+				return l
+			}
+			return cfgfile.LineInSection(data, "rules", "severity")
+		}
 	}
 	if f.Matrix != nil {
 		c.Matrix = MatrixConfig{Columns: f.Matrix.Columns, Title: f.Matrix.Title, ColumnsLine: cfgfile.LineOfKey(data, "columns")}
@@ -592,7 +620,10 @@ func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
 // (needs.Load says where the project comes from). A need type may not also
 // be one of seg.toml's own [directives].
 func loadNeeds(root string, c *Config) error {
-	p, err := needs.Load(root, c.needs, c.File, c.Raw)
+	o := needs.LoadOptions{Force: metamodel.Wanted(root, c.needs), Extend: func(p *needs.Project) error {
+		return c.useMetamodel(root, p)
+	}}
+	p, err := needs.LoadWith(root, c.needs, c.File, c.Raw, o)
 	if err != nil || p == nil {
 		return err
 	}
@@ -609,5 +640,33 @@ func loadNeeds(root string, c *Config) error {
 	for _, pat := range p.ExcludePatterns {
 		c.Parser.Exclude = append(c.Parser.Exclude, path.Join(p.DocRoot, pat))
 	}
+	return nil
+}
+
+// useMetamodel finds the tree's S-CORE metamodel, when the tree has one,
+// reads it and lays its types and links into the project (docs/score.md).
+// A metamodel the tree wants and seg cannot find refuses the run; what is
+// wrong inside a metamodel is reported by the check (bad-metamodel).
+func (c *Config) useMetamodel(root string, p *needs.Project) error {
+	confPy := ""
+	if strings.HasSuffix(p.File, ".py") {
+		confPy = p.File
+	} else if cp := needs.FindConfPy(root); cp.Path != "" {
+		confPy = cp.Path
+	} else if p.SrcDir != "" && cfgfile.Present(filepath.Join(p.SrcDir, "conf.py")) {
+		confPy = filepath.Join(p.SrcDir, "conf.py")
+	}
+	found, err := metamodel.Find(root, c.needs, c.File, c.Raw, confPy)
+	if err != nil || found.Path == "" {
+		return err
+	}
+	m, err := metamodel.ReadFile(found.Path)
+	if err != nil {
+		return &Error{File: found.Path, Msg: fmt.Sprintf("cannot read the metamodel (%s): %v", found.How, err)}
+	}
+	m.Apply(p)
+	// A cache key must hold the metamodel too.
+	p.Raw = append(append(append([]byte(nil), p.Raw...), 0), m.Raw...)
+	c.Metamodel, c.MetamodelFound = m, found
 	return nil
 }

@@ -18,6 +18,12 @@ var confPyPlaces = []string{"conf.py", "docs/conf.py", "doc/conf.py", "docs/sour
 // needsExtensions are the names under which a conf.py loads sphinx-needs.
 var needsExtensions = []string{"sphinx_needs", "sphinxcontrib.needs"}
 
+// ScoreExtensions are Eclipse S-CORE's Sphinx extensions that load
+// sphinx-needs and define the project's need types from a metamodel.yaml
+// (docs/score.md): a conf.py that loads one is a sphinx-needs project whose
+// types seg reads from that metamodel.
+var ScoreExtensions = []string{"score_metamodel", "score_sphinx_bundle"}
+
 // findConfPy returns the first conf.py of confPyPlaces that loads
 // sphinx-needs, and what it says; "" when none does. A conf.py that
 // cannot be read (a FIFO, a link to a missing file) is an error: seg
@@ -437,13 +443,13 @@ func loadsNeeds(vars map[string]pyVar, src string) bool {
 	v, ok := vars["extensions"]
 	if list, isList := v.val.([]any); ok && isList {
 		for _, e := range list {
-			if s, _ := e.(string); slices.Contains(needsExtensions, s) {
+			if s, _ := e.(string); slices.Contains(needsExtensions, s) || slices.Contains(ScoreExtensions, s) {
 				return true
 			}
 		}
 		return false
 	}
-	for _, e := range needsExtensions {
+	for _, e := range slices.Concat(needsExtensions, ScoreExtensions) {
 		if strings.Contains(src, `"`+e+`"`) || strings.Contains(src, "'"+e+"'") {
 			return true
 		}
@@ -503,7 +509,7 @@ func FindConfPy(root string) ConfPy {
 func OtherExtensions(exts []string) []string {
 	var out []string
 	for _, e := range exts {
-		if strings.HasPrefix(e, "sphinx.ext.") || slices.Contains(needsExtensions, e) {
+		if strings.HasPrefix(e, "sphinx.ext.") || slices.Contains(needsExtensions, e) || slices.Contains(ScoreExtensions, e) {
 			continue
 		}
 		out = append(out, e)
@@ -571,4 +577,23 @@ func readSphinxSettings(path string) (suppress, exclude, extensions []string, da
 	}
 	suppress, exclude, extensions, err = sphinxSettings(path, readConfPy(string(data)))
 	return suppress, exclude, extensions, data, err
+}
+
+// ConfPyValue is a top-level setting of the conf.py at path as seg reads
+// it without running Python: its value (strings, numbers, lists, ...),
+// the line it is set on, and whether seg could tell its value (known) and
+// whether the file sets it at all (set). why says what seg could not tell.
+func ConfPyValue(path, name string) (val any, line int, known, set bool, why string) {
+	data, err := cfgfile.Read(path)
+	if err != nil {
+		return nil, 0, false, false, err.Error()
+	}
+	v, ok := readConfPy(string(data))[name]
+	if !ok {
+		return nil, 0, false, false, ""
+	}
+	if u, unknown := v.val.(pyUnknown); unknown {
+		return nil, v.line, false, true, u.why
+	}
+	return v.val, v.line, true, true, ""
 }

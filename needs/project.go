@@ -82,6 +82,9 @@ type Project struct {
 	// IDPattern is what a need's ID must match (the project's id_regex);
 	// nil means the parser's own pattern, which seg's own nodes always use.
 	IDPattern *regexp.Regexp
+	// IDRequiredSet and IDPatternSet: the project file sets id_required
+	// and id_regex (an extension's defaults apply only where it does not).
+	IDRequiredSet, IDPatternSet bool
 	// IDLength and IDFromTitle shape the IDs sphinx-needs generates
 	// (needs_id_length, needs_id_from_title; HashedID).
 	IDLength    int
@@ -193,6 +196,24 @@ func (n *Project) AddType(t NeedType) *NeedType {
 	n.Types = append(n.Types, p)
 	n.types[t.Directive] = p
 	return p
+}
+
+// ClearDefaultTypes removes the need types when they are exactly
+// sphinx-needs' defaults (DefaultTypes), as S-CORE's metamodel extension
+// does before it adds its own; it reports whether it did.
+func (n *Project) ClearDefaultTypes() bool {
+	defs := DefaultTypes()
+	if len(n.Types) != len(defs) {
+		return false
+	}
+	for i, t := range n.Types {
+		if t.Directive != defs[i].Directive {
+			return false
+		}
+	}
+	n.Types = nil
+	clear(n.types)
+	return true
 }
 
 // AddLink adds (or replaces) a link type.

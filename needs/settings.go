@@ -40,6 +40,18 @@ type Settings struct {
 	// needimport's URL) to a local copy, relative to the root: seg never
 	// fetches anything.
 	External map[string]string `toml:"external"`
+	// Metamodel is an S-CORE metamodel.yaml, relative to the root
+	// (docs/score.md); package rules/metamodel reads it.
+	Metamodel *string `toml:"metamodel"`
+}
+
+// LoadOptions are what a caller adds to Load: Extend, when set, is given
+// the project once its own files are read and before seg.toml's mapping
+// applies (a metamodel adds its need types there); Force makes a project
+// of sphinx-needs' defaults when the tree has no project file.
+type LoadOptions struct {
+	Extend func(*Project) error
+	Force  bool
 }
 
 // What a need type and a link type may be mapped onto. Outcomes and
@@ -58,6 +70,11 @@ var (
 // (docs/sphinx-needs.md, "Where the project comes from"). Its error is a
 // *cfgfile.Error: exit 2.
 func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, error) {
+	return LoadWith(root, s, segFile, segRaw, LoadOptions{})
+}
+
+// LoadWith is Load with a caller's additions (LoadOptions).
+func LoadWith(root string, s *Settings, segFile string, segRaw []byte, o LoadOptions) (*Project, error) {
 	if s != nil && s.Enabled != nil && !*s.Enabled {
 		return nil, nil
 	}
@@ -72,7 +89,7 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 			return nil, err
 		}
 	}
-	if src.path == "" && s == nil {
+	if src.path == "" && s == nil && !o.Force {
 		return nil, nil
 	}
 	if n.SrcDir == "" {
@@ -106,6 +123,12 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 		n.Version = cmp.Or(version, n.Version)
 	}
 	var target *string
+
+	if o.Extend != nil {
+		if err := o.Extend(n); err != nil {
+			return nil, err
+		}
+	}
 	if s != nil {
 		if err := s.apply(root, segFile, segRaw, n); err != nil {
 			return nil, err

@@ -249,6 +249,7 @@ func readIDs(path string, data []byte, un *ubNeeds, n *Project) error {
 		return &cfgfile.Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	n.IDRequired = un.IDRequired != nil && *un.IDRequired
+	n.IDRequiredSet, n.IDPatternSet = un.IDRequired != nil, un.IDRegex != nil
 	pat := DefaultIDPattern
 	if un.IDRegex != nil {
 		pat = *un.IDRegex

@@ -200,8 +200,9 @@ func seg(t *testing.T, args ...string) ([]byte, int) {
 
 // untested are the codes no tree of the allcodes test can give:
 // no-requirements needs a tree without requirements
-// (TestSARIFNoRequirements).
-var untested = map[string]bool{"file-too-large": true, "no-requirements": true}
+// (TestSARIFNoRequirements); metamodel-not-found refuses the run (exit 2;
+// cli/testdata/script/score_discovery.txtar).
+var untested = map[string]bool{"file-too-large": true, "no-requirements": true, "metamodel-not-found": true}
 
 // A tree without requirements gives no-requirements, a finding without a
 // location, in a valid SARIF log, and exit 1.
@@ -342,6 +343,11 @@ func TestSARIFAllCodesValidate(t *testing.T) {
 	// Strict review ([review] require-pins) is a tree of its own.
 	strict, _ := seg(t, "check", "--format", "sarif", "--at", "2026-11-29", filepath.Join("testdata", "sarif", "strict"))
 	for _, res := range validate(t, sch, strict).Runs[0].Results {
+		got[res.RuleID] = true
+	}
+	// So is an S-CORE tree, checked against its metamodel.yaml.
+	score, _ := seg(t, "check", "--format", "sarif", "--at", "2026-11-29", filepath.Join("testdata", "sarif", "score"))
+	for _, res := range validate(t, sch, score).Runs[0].Results {
 		got[res.RuleID] = true
 	}
 	for _, c := range diag.Codes() {

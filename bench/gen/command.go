@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -28,6 +29,8 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		files       = fl.Int("files", 1000, "number of files, with -dense-mb")
 		workers     = fl.Int("workers", 0, "files rendered at once (default GOMAXPROCS)")
 		quiet       = fl.Bool("q", false, "print nothing on success")
+		score       = fl.String("score", "", "write a tree in Eclipse S-CORE's shape: -n needs of the types, options and links of this metamodel.yaml")
+		baseline    = fl.Bool("score-baseline", false, "with -score, the same tree mapped by a ubproject.toml instead of the metamodel (no rules)")
 	)
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: seggen -n N -seed S -out DIR [-defects] [-force]\n       seggen -dense-mb MB -files F -seed S -out DIR")
@@ -44,6 +47,22 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fl.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	start := time.Now()
+	if *score != "" {
+		data, err := os.ReadFile(*score)
+		if err != nil {
+			fmt.Fprintln(stderr, "seggen:", err)
+			return 2
+		}
+		files, err := WriteScore(ScoreOptions{N: *n, Seed: *seed, Metamodel: data, Baseline: *baseline, PerFile: *perFile}, *out)
+		if err != nil {
+			fmt.Fprintln(stderr, "seggen:", err)
+			return 1
+		}
+		if !*quiet {
+			fmt.Fprintf(stdout, "seggen: %d S-CORE needs in %d files in %s\n", *n, files, time.Since(start).Round(time.Millisecond))
+		}
+		return 0
+	}
 	var (
 		t   *Tree
 		err error

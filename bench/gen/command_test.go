@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seg-trace/seg/bench/gen"
+	segcheck "github.com/seg-trace/seg/check"
 )
 
 func TestCommand(t *testing.T) {
@@ -59,6 +61,78 @@ func TestCommandUsage(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if code := gen.Command(args, &stdout, &stderr); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// seggen -score writes a tree in S-CORE's shape that follows its
+// metamodel: seg finds no rule broken in it, and the -score-baseline tree
+// is the same documents mapped by a ubproject.toml.
+func TestCommandScore(t *testing.T) {
+	mm := filepath.Join(t.TempDir(), "metamodel.yaml")
+	if err := os.WriteFile(mm, []byte(`needs_types_base_options:
+  mandatory_options:
+    version: ^[0-9]+$
+needs_types:
+  feat_req:
+    title: Feature Requirement
+    mandatory_options:
+      status: ^(valid|invalid)$
+      content: ^[\s\S]+$
+    mandatory_links:
+      satisfied_by: feat
+    optional_links:
+      derived_from: feat_req
+    tags:
+      - requirement
+  feat:
+    title: Feature
+    mandatory_options:
+      safety: ^(QM|ASIL_B)$
+    parts: 2
+needs_extra_links:
+  satisfied_by:
+    incoming: satisfies
+    outgoing: satisfied by
+  derived_from:
+    incoming: derives
+    outgoing: derived from
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	var out, errOut bytes.Buffer
+	if code := gen.Command([]string{"-q", "-n", "120", "-score", mm, "-out", a}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if code := gen.Command([]string{"-q", "-n", "120", "-score", mm, "-score-baseline", "-out", b}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	one, err := os.ReadFile(filepath.Join(a, "docs", "brakes", "part_0000.rst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, _ := os.ReadFile(filepath.Join(b, "docs", "brakes", "part_0000.rst"))
+	if !bytes.Equal(one, two) || !bytes.Contains(one, []byte("[version==1]")) || !bytes.Contains(one, []byte(".. feat_req:: ")) {
+		t.Errorf("the two trees' documents differ, or hold no pinned link:\n%s", one)
+	}
+	if _, err := os.Stat(filepath.Join(b, "ubproject.toml")); err != nil {
+		t.Error("the baseline has no ubproject.toml")
+	}
+	for _, root := range []string{a, b} {
+		tr, err := segcheck.Open(root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _, err := tr.Run(segcheck.Options{At: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range c.Diagnostics {
+			t.Errorf("%s: %s [%s]", root, d.Message, d.Code.Name)
+		}
+		if n := len(c.Result.Verdicts); n == 0 {
+			t.Errorf("%s: no requirement", root)
 		}
 	}
 }
