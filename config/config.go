@@ -153,7 +153,7 @@ type fileFormat struct {
 	Policy map[string]any `toml:"policy"`
 	Code   *codeSection   `toml:"code"`
 
-	Rules    *rulesSection    `toml:"rules"`
+	Rules *rulesSection `toml:"rules"`
 }
 
 // rulesSection is seg.toml's [rules] table (docs/score.md).
