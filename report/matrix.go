@@ -295,8 +295,7 @@ func (cv *Coverage) count(kc *KindCoverage, v evaluate.Verdict) {
 	cv.Satisfied.add(sat)
 	kc.Satisfied.add(sat)
 	if v.Leaf {
-		ver := slices.ContainsFunc(v.Verifies, func(t evaluate.TestEvidence) bool { return t.Edge.Active() })
-		impl := slices.ContainsFunc(v.Implements, func(l evaluate.Link) bool { return l.Edge.Active() })
+		ver, impl := v.Tally.ActiveVerifies, v.Tally.ActiveImplements
 		cv.LeavesVerified.add(ver)
 		cv.LeavesImplemented.add(impl)
 		kc.LeavesVerified.add(ver)
@@ -332,7 +331,7 @@ func (mb *matrixBuilder) row(r check.Requirement) MatrixRow {
 		if seenLink(tests, te.Link) {
 			continue
 		}
-		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.Edge.State().String()), Outcomes: []MatrixOutcome{}}
+		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.State.Written.String()), Outcomes: []MatrixOutcome{}}
 		tests = append(tests, mt.MatrixLink)
 		for _, ev := range te.Outcomes {
 			mt.Outcomes = append(mt.Outcomes, mb.outcome(ev))
@@ -358,7 +357,7 @@ func (mb *matrixBuilder) links(ls []evaluate.Link) []MatrixLink {
 	out := make([]MatrixLink, 0, len(ls))
 	for _, l := range ls {
 		if !seenLink(out, l) {
-			out = append(out, mb.link(l.Node, l.Edge.State().String()))
+			out = append(out, mb.link(l.Node, l.State.Written.String()))
 		}
 	}
 	return out
@@ -366,7 +365,7 @@ func (mb *matrixBuilder) links(ls []evaluate.Link) []MatrixLink {
 
 // seenLink reports whether ls has l's node in l's state.
 func seenLink(ls []MatrixLink, l evaluate.Link) bool {
-	return slices.ContainsFunc(ls, func(m MatrixLink) bool { return m.ID == l.Node.ID() && m.State == l.Edge.State().String() })
+	return slices.ContainsFunc(ls, func(m MatrixLink) bool { return m.ID == l.Node.ID() && m.State == l.State.Written.String() })
 }
 
 // outcome is an outcome of a test, with its standing and, for one made
@@ -374,7 +373,7 @@ func seenLink(ls []MatrixLink, l evaluate.Link) bool {
 func (mb *matrixBuilder) outcome(ev evaluate.OutcomeEvidence) MatrixOutcome {
 	o := ev.Outcome
 	op := mb.wh.at(o.Pos())
-	mo := MatrixOutcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
+	mo := MatrixOutcome{ID: o.ID(), Result: ev.Result.String(), Config: o.Config(), Status: ev.Standing.String(),
 		File: op.Filename, Line: op.Line, URL: mb.lk.url(op.Filename, op.Line, op.Column)}
 	if ev.Waiver != nil {
 		mo.Waiver = ev.Waiver.ID()

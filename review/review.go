@@ -87,12 +87,12 @@ func List(c *check.Check) *Review {
 			continue
 		}
 		seen[l] = true
-		it := Item{Link: l, At: e.Span(), From: g.From(e), To: g.To(e), Current: g.To(e).Revision()}
-		switch c.Result.LinkState(g, e) {
+		x := c.Result.Edge(g, e)
+		it := Item{Link: l, At: e.Span(), From: g.From(e), To: g.To(e), Current: x.Now}
+		switch x.Holds {
 		case evaluate.Stale:
 			it.Kind = Stale
-			p, _ := g.Pin(e)
-			it.Pinned = p.Revisions
+			it.Pinned = x.Pin.Revisions
 		case evaluate.Unreviewed:
 			it.Kind = Unreviewed
 		default:
