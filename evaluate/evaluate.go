@@ -6,6 +6,9 @@
 package evaluate
 
 import (
+	"maps"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/seg-trace/seg/diag"
@@ -201,8 +204,30 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 // diagnostics are the evaluation's findings: the waivers' and links', and
 // the warnings about evidence that counts for nothing.
 func (r *Result) diagnostics(g *graph.Graph) diag.List {
-	out := append(r.eval.waiverDiagnostics(), r.eval.linkDiagnostics()...)
-	out = append(out, r.evidenceDiagnostics(g)...)
+	// One pass over the nodes for the waivers' and the evidence
+	// warnings, on every core, each part in node order.
+	var mu sync.Mutex
+	parts := map[int]diag.List{}
+	parallel(g.Len(), func(lo, hi int) {
+		var part diag.List
+		for i := lo; i < hi; i++ {
+			n := g.Node(i)
+			if d, ok := r.eval.waiverDiagnostic(n); ok {
+				part = append(part, d)
+			}
+			if d, ok := r.evidenceDiagnostic(g, n); ok {
+				part = append(part, d)
+			}
+		}
+		mu.Lock()
+		parts[lo] = part
+		mu.Unlock()
+	})
+	var out diag.List
+	for _, lo := range slices.Sorted(maps.Keys(parts)) {
+		out = append(out, parts[lo]...)
+	}
+	out = append(out, r.eval.linkDiagnostics()...)
 	out.Sort(g.Files())
 	return out
 }

@@ -130,17 +130,6 @@ func (e *evaluation) waiverStanding(w *graph.Node) (why *diag.Code) {
 	return nil
 }
 
-// waiverDiagnostics are the expired-waiver and expiring-waiver warnings.
-func (e *evaluation) waiverDiagnostics() diag.List {
-	var out diag.List
-	for n := range e.g.Nodes() {
-		if d, ok := e.waiverDiagnostic(n); ok {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // waiverDiagnostic is the expired-waiver or expiring-waiver warning of
 // node n, if it is a waiver that has one: a function of n alone (and the
 // options), which Update relies on to redo only the waivers an edit

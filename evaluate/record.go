@@ -144,12 +144,20 @@ func tally(g *graph.Graph, ev *Evidence, leaf bool) Tally {
 			t.Counted++
 		}
 	}
-	// An outcome is listed once for each test it confirms: one that
-	// confirms more than one (rare) is counted once, at the end. Nodes
-	// are told apart by index: what Update carries over may hold an
-	// earlier graph's nodes, equal in value.
+	// An outcome is listed once for each test it confirms: with more
+	// than one test, one that confirms more than one (rare) is counted
+	// once, at the end. Nodes are told apart by index: what Update
+	// carries over may hold an earlier graph's nodes, equal in value.
 	var shared map[int]int8
-	last := -1
+	last, several := -1, false
+	for _, te := range ev.Verifies {
+		if te.Node.Index() != last && last >= 0 {
+			several = true
+			break
+		}
+		last = te.Node.Index()
+	}
+	last = -1
 	for _, te := range ev.Verifies {
 		if te.State.Active {
 			t.ActiveVerifies = true
@@ -161,7 +169,7 @@ func tally(g *graph.Graph, ev *Evidence, leaf bool) Tally {
 		t.Tests++
 		for _, oe := range te.Outcomes {
 			c := outcomeClass(oe.Standing)
-			if !confirmsMore(g, oe.Outcome) {
+			if !several || !confirmsMore(g, oe.Outcome) {
 				add(c)
 				continue
 			}

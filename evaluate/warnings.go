@@ -18,18 +18,6 @@ var (
 	CodeUnusedWaiver       = diag.NewWarning("unused-waiver", "a waiver none of whose outcomes is a failure that counts")
 )
 
-// evidenceDiagnostics are the unwitnessed-outcome and unused-waiver
-// warnings of the whole graph; every test's outcomes are decided.
-func (r *Result) evidenceDiagnostics(g *graph.Graph) diag.List {
-	var out diag.List
-	for n := range g.Nodes() {
-		if d, ok := r.evidenceDiagnostic(g, n); ok {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // evidenceDiagnostic is the warning of node n of g, if it has one: for an
 // outcome, a function of n and its edges; for a waiver, of n, its
 // excuses edges and the standings of the outcomes it names (which Update
