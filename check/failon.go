@@ -106,7 +106,7 @@ func (f FailOn) String() string {
 func (c *Check) Failed() bool {
 	p := c.Policy()
 	n := c.Counts()
-	return n.Errors > 0 ||
+	return n.Errors > 0 || len(c.Shortfalls()) > 0 ||
 		p&FailWarnings != 0 && n.Warnings > 0 ||
 		p&FailFailing != 0 && n.Failing > 0 ||
 		p&FailUnproven != 0 && n.Unproven > 0

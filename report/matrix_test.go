@@ -158,9 +158,15 @@ func TestMatrixBrakeStructure(t *testing.T) {
 		Satisfied:         Ratio{6, 6, ptrPercent(100)},
 		LeavesVerified:    Ratio{4, 4, ptrPercent(100)},
 		LeavesImplemented: Ratio{4, 4, ptrPercent(100)},
+		// The sys requirements are refined, not linked: S-CORE's
+		// figures count them as without code or test.
+		Code: Ratio{4, 6, ptrPercent(66.6)}, Test: Ratio{4, 6, ptrPercent(66.6)}, FullyLinked: Ratio{4, 6, ptrPercent(66.6)},
+		TestsLinked: Ratio{4, 4, ptrPercent(100)},
 		ByKind: []KindCoverage{
-			{Kind: "sreq", Satisfied: Ratio{4, 4, ptrPercent(100)}, LeavesVerified: Ratio{4, 4, ptrPercent(100)}, LeavesImplemented: Ratio{4, 4, ptrPercent(100)}},
-			{Kind: "sys", Satisfied: Ratio{2, 2, ptrPercent(100)}, LeavesVerified: Ratio{0, 0, nil}, LeavesImplemented: Ratio{0, 0, nil}},
+			{Kind: "sreq", Satisfied: Ratio{4, 4, ptrPercent(100)}, LeavesVerified: Ratio{4, 4, ptrPercent(100)}, LeavesImplemented: Ratio{4, 4, ptrPercent(100)},
+				Code: Ratio{4, 4, ptrPercent(100)}, Test: Ratio{4, 4, ptrPercent(100)}, FullyLinked: Ratio{4, 4, ptrPercent(100)}, TestsLinked: Ratio{4, 4, ptrPercent(100)}},
+			{Kind: "sys", Satisfied: Ratio{2, 2, ptrPercent(100)}, LeavesVerified: Ratio{0, 0, nil}, LeavesImplemented: Ratio{0, 0, nil},
+				Code: Ratio{0, 2, ptrPercent(0)}, Test: Ratio{0, 2, ptrPercent(0)}, FullyLinked: Ratio{0, 2, ptrPercent(0)}, TestsLinked: Ratio{0, 4, ptrPercent(0)}},
 		},
 	}
 	if d := cmp.Diff(wantCoverage, m.Coverage); d != "" {
