@@ -113,6 +113,9 @@ type Check struct {
 	Unmatched []results.Unmatched
 	// FailOn is what fails the check (Failed); 0 means DefaultFailOn.
 	FailOn FailOn
+	// MinCoverage are the coverage thresholds (--min-coverage) below
+	// which the check fails too (Shortfalls).
+	MinCoverage []evaluate.Threshold
 
 	// Lock is what seg.lock holds (empty when the tree has none).
 	Lock *pins.Lock

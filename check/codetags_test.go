@@ -132,6 +132,10 @@ func TestCodeTagsSCORE(t *testing.T) {
 			"notes.md":            "# req-Id: R-3\n",
 			"docs/more/e.py":      "# req-Id: R-3\n",
 			".github/workflow.sh": "# req-Id: R-3\n",
+			// An S-CORE tree is checked against its metamodel, which
+			// seg must find (metamodel-not-found otherwise).
+			"seg.toml":          "[needs]\nmetamodel = \"mm/metamodel.yaml\"\n",
+			"mm/metamodel.yaml": "needs_types:\n  feat_req:\n    title: Feature requirement\n    tags:\n      - requirement\n",
 		}
 		for k, v := range marker {
 			files[k] = v

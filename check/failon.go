@@ -125,7 +125,7 @@ func (c *Check) Failed() bool {
 		return false
 	}
 	n := c.Counts()
-	return n.Errors > 0 ||
+	return n.Errors > 0 || len(c.Shortfalls()) > 0 ||
 		p&FailWarnings != 0 && n.Warnings > 0 ||
 		p&FailFailing != 0 && n.Failing > 0 ||
 		p&FailUnproven != 0 && n.Unproven > 0

@@ -30,6 +30,9 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 	if err := wantFormat("check", o); err != nil {
 		return 0, check.Stats{}, err
 	}
+	if err := readThresholds("check", o); err != nil {
+		return 0, check.Stats{}, err
+	}
 	write := checkFormats[o.format]
 	root, files := checkArgs(o.args)
 	t, opts, err := open(root, o)
@@ -53,6 +56,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 		if err != nil {
 			return 0, err
 		}
+		c.MinCoverage = o.thresholds
 		return exitFor(c), write(w, c, report.TextOptions{Colored: colored, Quiet: o.quiet})
 	}
 	// A tree unchanged since a run with the same flags gets that run's
@@ -60,7 +64,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 	// the report depends on; not --output, which only says where it goes.
 	parts := []string{"check", o.format, fmt.Sprint(colored), o.blame,
 		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00"),
-		"fail-on", o.failOn.String(), "quiet", fmt.Sprint(o.quiet),
+		"fail-on", o.failOn.String(), "min-coverage", o.minCoverage, "quiet", fmt.Sprint(o.quiet),
 		"filter", o.filter, "allow-empty", fmt.Sprint(o.allowEmpty), "needs-files", strings.Join(o.needsFiles, "\x00")}
 	code, stats, err := t.RunReport(opts, parts, w, render)
 	var usage *usageError

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/evaluate"
 )
 
 // options are the flags every command shares.
@@ -27,7 +28,8 @@ type options struct {
 	noCache       bool
 	only          stringList
 	blame         string
-	minCoverage   float64
+	minCoverage   string               // --min-coverage as given
+	thresholds    []evaluate.Threshold // --min-coverage, read
 	linkTemplate  string
 	failOn        check.FailOn
 	quiet         bool
@@ -205,6 +207,7 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 			o.failOn = f
 			return nil
 		})
+		minCoverageFlag(fs, o)
 		fs.BoolVar(&o.quiet, "quiet", false, "list only the diagnostics, the unsatisfied requirements and the summary (text format)")
 	case "explain":
 		fs.IntVar(&o.depth, "depth", -1, "expand `N` levels of the requirements that refine it (default: the whole tree below, each requirement once; 0: none)")
@@ -215,7 +218,7 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 		fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff of seg.lock instead of writing it")
 		fs.BoolVar(&o.diff, "diff", false, "show what changed in each stale link's target, from the git history")
 	case "matrix":
-		fs.Float64Var(&o.minCoverage, "min-coverage", 0, "exit 1 when less than `PCT` percent of requirements are satisfied")
+		minCoverageFlag(fs, o)
 		fs.StringVar(&o.linkTemplate, "link-template", "", "link `TEMPLATE` with {file} and {line}, e.g. https://host/repo/blob/main/{file}#L{line}")
 		fs.StringVar(&o.title, "title", "", "the `NAME` of the tree in the HTML page's heading and printed page headers (default: [matrix] title in seg.toml, else the root folder's name)")
 		fs.StringVar(&o.columns, "columns", "", "the HTML page's `LIST` of columns, in order (default: [matrix] columns in seg.toml, else all)")
@@ -259,7 +262,7 @@ func writeHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
 func exitCodesHelp(cmd string) string {
 	switch cmd {
 	case "check":
-		return "0 nothing --fail-on names is present, 1 something is, 2 seg could not run."
+		return "0 nothing --fail-on names is present and every --min-coverage threshold is met, 1 otherwise, 2 seg could not run."
 	case "matrix":
 		return "0 the matrix is written (1 with --min-coverage, below it), 2 seg could not run."
 	case "diff":

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"math"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -43,8 +42,8 @@ func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 	if len(o.args) > 1 {
 		return 0, check.Stats{}, usagef("seg matrix: too many arguments (usage: seg matrix [ROOT])")
 	}
-	if math.IsNaN(o.minCoverage) || o.minCoverage < 0 || o.minCoverage > 100 {
-		return 0, check.Stats{}, usagef("seg matrix: --min-coverage must be a percentage from 0 to 100, not %v", o.minCoverage)
+	if err := readThresholds("matrix", o); err != nil {
+		return 0, check.Stats{}, err
 	}
 	root, _ := rootArg(o.args)
 	c, stats, err := load(root, o, stderr)
@@ -64,15 +63,16 @@ func runMatrix(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 	}
 	opt := report.MatrixOptions{LinkTemplate: o.linkTemplate, LinkBase: linkBase(root, o.output), Columns: cols, Title: title}
 	m := report.BuildMatrix(c, opt)
+	// The matrix gates on the coverage thresholds alone: it is written
+	// whatever the tree holds (seg check gates on the rest).
+	c.MinCoverage = o.thresholds
 	code := exitOK
-	if cov := m.Coverage.Satisfied; cov.Below(o.minCoverage) {
+	if len(c.Shortfalls()) > 0 {
 		code = exitFailed
 	}
 	code, err = emit(o, stdout, func(w io.Writer, _ bool) error { return write(w, c, m, opt) }, code)
 	if err == nil && code == exitFailed {
-		cov := m.Coverage.Satisfied
-		fmt.Fprintf(stderr, "seg matrix: coverage %.1f%% (%d of %d requirements satisfied) is below --min-coverage %v%%\n",
-			*cov.Percent, cov.Count, cov.Total, o.minCoverage)
+		writeShortfalls(stderr, "matrix", c)
 	}
 	return code, stats, err
 }

@@ -994,3 +994,93 @@ func mxScreenshot(t *testing.T, name string, png []byte) {
 		}
 	}
 }
+
+// The grid never cuts an ID or a path at its end (issue 27): one too
+// long for its column loses its middle (its tail, a path's file name,
+// stays on screen), a list shows whole entries only, the cell's title has
+// the whole value, and the printed page has every ID and path whole.
+func TestMatrixHTMLLongIDs(t *testing.T) {
+	ctx := browser(t)
+	dir := t.TempDir()
+	long := "comp_req__tc8_conformance_of_the_transport_layer_checks_42"
+	child := "comp_req__tc8_conformance_of_the_transport_layer_checks_43"
+	deep := "docs/requirements/transport/conformance/tc8/very/deep/folder/specification_of_layer.rst"
+	mxWrite(t, filepath.Join(dir, "tree"), map[string]string{
+		deep: ".. sreq:: Parent\n   :id: " + long + "\n\n" +
+			".. sreq:: Child\n   :id: " + child + "\n   :refines: " + long + "\n\n" +
+			".. sreq:: Other child\n   :id: comp_req__tc8_conformance_of_the_transport_layer_checks_44\n   :refines: " + long + "\n",
+	})
+	page := filepath.Join(dir, "m.html")
+	if code, _, stderr := run("matrix", "--format", "html", "--output", page, "--at", mxAt, filepath.Join(dir, "tree")); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	mxDo(t, ctx, chromedp.EmulateViewport(1280, 900))
+	mxLoad(t, ctx, fileURL(t, page)+"#!v=list")
+	type cut struct {
+		Text, Title  string
+		Elided       bool    // the head is shorter than its text
+		TailRight    float64 // the tail's right edge
+		CellRight    float64 // the cell's content box's right edge
+		Visible      int     // list entries on the line shown
+		Clipped      int     // list entries cut at the cell's edge
+		TailFileName string  // the tail's text
+	}
+	probe := `(sel) => Array.from(document.querySelectorAll("#_matrix tbody tr.r " + sel)).map(td => {
+		const r = td.getBoundingClientRect(), pad = parseFloat(getComputedStyle(td).paddingRight);
+		const m = td.querySelector(".mid"), h = m && m.querySelector(".h"), tl = m && m.querySelector(".t");
+		const out = {Text: td.textContent, Title: td.title, Elided: !!h && h.scrollWidth > h.clientWidth,
+			TailRight: tl ? tl.getBoundingClientRect().right : 0, CellRight: r.right - pad + 0.5, Visible: 0, Clipped: 0,
+			TailFileName: tl ? tl.textContent : ""};
+		const box = td.querySelector(".list");
+		if (box) {
+			const b = box.getBoundingClientRect();
+			box.querySelectorAll(".it").forEach(it => {
+				const x = it.getBoundingClientRect();
+				if (x.top >= b.bottom - 0.5) { return; } // on the line not shown
+				out.Visible++;
+				if (x.right > out.CellRight) { out.Clipped++; }
+			});
+		}
+		return out;
+	})`
+	cells := func(sel string) []cut { return mxEval[[]cut](t, ctx, "("+probe+")("+strconv.Quote(sel)+")") }
+	ids := cells("td.c-id")
+	if len(ids) != 3 {
+		t.Fatalf("%d ID cells", len(ids))
+	}
+	for _, c := range ids {
+		if !strings.HasPrefix(c.Text, "comp_req__tc8_") || !strings.HasPrefix(c.Title, c.Text) {
+			t.Errorf("ID cell text %q, title %q: want the whole ID in both", c.Text, c.Title)
+		}
+		if !c.Elided {
+			t.Errorf("%s: not elided in the middle (the column holds it whole?)", c.Text)
+		}
+		if c.TailRight > c.CellRight {
+			t.Errorf("%s: its end is cut (tail ends at %.1f, the cell at %.1f)", c.Text, c.TailRight, c.CellRight)
+		}
+	}
+	for _, c := range cells("td.c-location") {
+		if !strings.HasPrefix(c.Text, deep+":") || c.Title != c.Text {
+			t.Errorf("location %q, title %q", c.Text, c.Title)
+		}
+		if c.TailFileName == "" || !strings.HasSuffix(c.Text, c.TailFileName) || c.TailRight > c.CellRight {
+			t.Errorf("location %q: the file name %q is cut (tail ends at %.1f, the cell at %.1f)", c.Text, c.TailFileName, c.TailRight, c.CellRight)
+		}
+	}
+	for _, c := range cells("td.c-refined-by") {
+		if c.Clipped > 0 {
+			t.Errorf("refined-by %q: %d of %d entries shown are cut at the cell's edge", c.Text, c.Clipped, c.Visible)
+		}
+		if strings.Contains(c.Text, child) && c.Visible == 0 {
+			t.Errorf("refined-by %q shows no entry", c.Text)
+		}
+	}
+	// Printed: every ID and the path whole.
+	text, _, _ := pdfText(t, ctx)
+	flat := strings.Join(strings.Fields(text), "")
+	for _, want := range []string{long, child, "comp_req__tc8_conformance_of_the_transport_layer_checks_44", deep} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the printed page lacks %q whole", want)
+		}
+	}
+}

@@ -6,6 +6,9 @@
 package evaluate
 
 import (
+	"maps"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/seg-trace/seg/diag"
@@ -36,6 +39,8 @@ type Verdict struct {
 	Policy  *Policy
 	Reasons []Reason // blocking reasons first, each group in source order
 	Evidence
+	// Tally counts the evidence as the verdict read it.
+	Tally Tally
 }
 
 // Evidence is what a requirement's verdict was decided from: every edge
@@ -53,10 +58,11 @@ type Evidence struct {
 	Implements []Link
 }
 
-// Link is an edge and the node at its other end.
+// Link is an edge, the node at its other end, and how the edge stands.
 type Link struct {
-	Edge *graph.Edge
-	Node *graph.Node
+	Edge  *graph.Edge
+	Node  *graph.Node
+	State EdgeState
 }
 
 // TestEvidence is one verifies edge, its test and every outcome that
@@ -83,8 +89,10 @@ type Result struct {
 	At time.Time
 	// Verdicts lists the requirements in ID order.
 	Verdicts []Verdict
-	// Diagnostics are the findings that depend on the evaluation date
-	// (expired-waiver).
+	// Diagnostics are the findings of the evaluation: those that depend
+	// on the evaluation date (expired-waiver, expiring-waiver), on pins
+	// (stale-link, unreviewed-link) and on how outcomes stand
+	// (unwitnessed-outcome, unused-waiver).
 	Diagnostics diag.List
 
 	// byNode maps a node's index to the requirement's position in
@@ -99,7 +107,8 @@ type Result struct {
 }
 
 // LinkState says whether the link e of g was written in still holds at
-// this evaluation: current, stale or (strict review) unreviewed.
+// this evaluation: current, stale or (strict review) unreviewed. A
+// renderer reads the same fact from the record (Link.State, Edge).
 func (r *Result) LinkState(g *graph.Graph, e *graph.Edge) LinkState {
 	return linkState(g, r.opts.RequirePins, e)
 }
@@ -141,8 +150,6 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 	for i := range r.byNode {
 		r.byNode[i] = -1
 	}
-	r.Diagnostics = append(e.waiverDiagnostics(), e.linkDiagnostics()...)
-	r.Diagnostics.Sort(g.Files())
 	var reqs, tests []*graph.Node
 	for n := range g.Nodes() {
 		switch {
@@ -176,10 +183,12 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 			r.testFacts[lo+i] = facts(g, t, r.tests[lo+i])
 		}
 	})
+	r.Diagnostics = r.diagnostics(g)
 	parallel(len(reqs), func(lo, hi int) {
 		for _, n := range reqs[lo:hi] {
 			v := &r.Verdicts[r.byNode[n.Index()]]
 			v.Evidence = r.evidence(g, n)
+			v.Tally = tally(g, &v.Evidence, v.Leaf)
 			if v.Leaf {
 				r.leaf(g, n, v)
 			}
@@ -195,21 +204,56 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 	return r
 }
 
-// evidence lists the edges requirement n carries or that leave it.
+// diagnostics are the evaluation's findings: the waivers' and links', and
+// the warnings about evidence that counts for nothing.
+func (r *Result) diagnostics(g *graph.Graph) diag.List {
+	// One pass over the nodes for the waivers' and the evidence
+	// warnings, on every core, each part in node order.
+	var mu sync.Mutex
+	parts := map[int]diag.List{}
+	parallel(g.Len(), func(lo, hi int) {
+		var part diag.List
+		for i := lo; i < hi; i++ {
+			n := g.Node(i)
+			if d, ok := r.eval.waiverDiagnostic(n); ok {
+				part = append(part, d)
+			}
+			if d, ok := r.evidenceDiagnostic(g, n); ok {
+				part = append(part, d)
+			}
+		}
+		mu.Lock()
+		parts[lo] = part
+		mu.Unlock()
+	})
+	var out diag.List
+	for _, lo := range slices.Sorted(maps.Keys(parts)) {
+		out = append(out, parts[lo]...)
+	}
+	out = append(out, r.eval.linkDiagnostics()...)
+	out.Sort(g.Files())
+	return out
+}
+
+// evidence lists the edges requirement n carries or that leave it, each
+// with how it stands, and counts them.
 func (r *Result) evidence(g *graph.Graph, n *graph.Node) Evidence {
 	var ev Evidence
+	link := func(e *graph.Edge, other *graph.Node) Link {
+		return Link{e, other, edgeState(g, r.opts.RequirePins, e)}
+	}
 	for e := range g.Out(n, graph.Refines) {
-		ev.Refines = append(ev.Refines, Link{e, g.To(e)})
+		ev.Refines = append(ev.Refines, link(e, g.To(e)))
 	}
 	for e := range g.In(n, graph.Refines) {
-		ev.RefinedBy = append(ev.RefinedBy, Link{e, g.From(e)})
+		ev.RefinedBy = append(ev.RefinedBy, link(e, g.From(e)))
 	}
 	for e := range g.In(n, graph.Verifies) {
 		t := g.From(e)
-		ev.Verifies = append(ev.Verifies, TestEvidence{Link{e, t}, r.tests[r.byNode[t.Index()]]})
+		ev.Verifies = append(ev.Verifies, TestEvidence{link(e, t), r.tests[r.byNode[t.Index()]]})
 	}
 	for e := range g.In(n, graph.Implements) {
-		ev.Implements = append(ev.Implements, Link{e, g.From(e)})
+		ev.Implements = append(ev.Implements, link(e, g.From(e)))
 	}
 	return ev
 }

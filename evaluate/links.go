@@ -88,37 +88,6 @@ func pinState(g *graph.Graph, requirePins bool, edge *graph.Edge) LinkState {
 	return Current
 }
 
-// active reports whether a verifies or implements edge counts as active:
-// its written state is active and its link holds. why is the reason code
-// when it does not.
-func (e *evaluation) active(edge *graph.Edge) (ok bool, why *diag.Code) {
-	switch e.LinkState(edge) {
-	case Stale:
-		if c := e.g.Condition(edge); !c.Holds() {
-			return false, c.Code()
-		}
-		return false, CodeStaleLink
-	case Unreviewed:
-		return false, CodeUnreviewedLink
-	}
-	if !edge.Active() {
-		return false, ReasonInactiveEdge
-	}
-	return true, nil
-}
-
-// stateWord is how a reason names why an edge is not active: its written
-// state, or "stale" or "unreviewed".
-func (e *evaluation) stateWord(edge *graph.Edge) string {
-	if c := e.g.Condition(edge); !c.Holds() {
-		return fmt.Sprintf("stale: its condition [%s] does not hold for %q (%s)", c.Text, e.g.To(edge).ID(), c.Values())
-	}
-	if s := e.LinkState(edge); s != Current {
-		return s.String()
-	}
-	return edge.State().String()
-}
-
 // linkDiagnostics are the stale-link warnings, at every pinned link whose
 // target changed, and under strict review the unreviewed-link warnings at
 // every link without a pin.

@@ -59,6 +59,9 @@ func (s Standing) Blocks() bool { return s == Against || s == Invalid }
 type OutcomeEvidence struct {
 	Outcome  *graph.Node
 	Standing Standing
+	// Result is the outcome's result as written or read from its results
+	// file; Standing, not Result, is what it counts as.
+	Result graph.Result
 	// Why is the reason code of an Excluded outcome, and Detail what the
 	// reason says of it ("it witnesses no implementation").
 	Why    *diag.Code
@@ -127,17 +130,6 @@ func (e *evaluation) waiverStanding(w *graph.Node) (why *diag.Code) {
 		return ReasonFutureEvidence
 	}
 	return nil
-}
-
-// waiverDiagnostics are the expired-waiver and expiring-waiver warnings.
-func (e *evaluation) waiverDiagnostics() diag.List {
-	var out diag.List
-	for n := range e.g.Nodes() {
-		if d, ok := e.waiverDiagnostic(n); ok {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // waiverDiagnostic is the expired-waiver or expiring-waiver warning of
@@ -218,7 +210,7 @@ func (e *evaluation) outcomes(t *graph.Node) []OutcomeEvidence {
 // undated where one applies).
 func (e *evaluation) outcome(t, o *graph.Node, confirms []*graph.Edge, testWaivers []*graph.Node) OutcomeEvidence {
 	g := e.g
-	ev := OutcomeEvidence{Outcome: o}
+	ev := OutcomeEvidence{Outcome: o, Result: o.Result()}
 	for _, w := range g.WaiversOf(o, testWaivers) {
 		we := WaiverEvidence{Waiver: w, Why: e.waiverStanding(w)}
 		if we.Why == nil {

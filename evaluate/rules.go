@@ -18,13 +18,13 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 	last := -1 // edges arrive sorted by their test, so repeats are adjacent
 	for _, te := range v.Verifies {
 		e, t := te.Edge, te.Node
-		if ok, why := r.eval.active(e); ok {
+		if te.State.Active {
 			activeV = true
 			activeFull = activeFull || !e.Partial()
 		} else {
-			state := r.eval.stateWord(e)
+			state := te.State.Word()
 			inactive = append(inactive, fmt.Sprintf("%q (%s)", t.ID(), state))
-			notes = append(notes, Reason{Code: why, Pos: e.Pos(), Subject: t.ID(),
+			notes = append(notes, Reason{Code: te.State.why(), Pos: e.Pos(), Subject: t.ID(),
 				Message: fmt.Sprintf("verifies edge from test %q is %s; its outcomes still count", t.ID(), state)})
 		}
 		if t.Index() == last {
@@ -41,12 +41,12 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 	}
 	var inactiveI []string
 	for _, l := range v.Implements {
-		if ok, why := r.eval.active(l.Edge); ok {
+		if l.State.Active {
 			activeI = true
 		} else {
-			inactiveI = append(inactiveI, fmt.Sprintf("%q (%s)", l.Node.ID(), r.eval.stateWord(l.Edge)))
-			notes = append(notes, Reason{Code: why, Pos: l.Edge.Pos(), Subject: l.Node.ID(),
-				Message: fmt.Sprintf("implements edge from %q is %s", l.Node.ID(), r.eval.stateWord(l.Edge))})
+			inactiveI = append(inactiveI, fmt.Sprintf("%q (%s)", l.Node.ID(), l.State.Word()))
+			notes = append(notes, Reason{Code: l.State.why(), Pos: l.Edge.Pos(), Subject: l.Node.ID(),
+				Message: fmt.Sprintf("implements edge from %q is %s", l.Node.ID(), l.State.Word())})
 		}
 	}
 	var clauses []Reason
@@ -112,9 +112,9 @@ func (r *Result) nonLeaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 	}
 	ownOutcomes := 0
 	inactive := func(kind graph.EdgeType, l Link) {
-		if ok, why := r.eval.active(l.Edge); !ok {
-			blocking = append(blocking, Reason{Code: why, Pos: l.Edge.Pos(), Subject: l.Node.ID(), Blocking: true,
-				Message: fmt.Sprintf("%s edge from %q is %s; a non-leaf needs every such edge active", kind, l.Node.ID(), r.eval.stateWord(l.Edge))})
+		if !l.State.Active {
+			blocking = append(blocking, Reason{Code: l.State.why(), Pos: l.Edge.Pos(), Subject: l.Node.ID(), Blocking: true,
+				Message: fmt.Sprintf("%s edge from %q is %s; a non-leaf needs every such edge active", kind, l.Node.ID(), l.State.Word())})
 		}
 	}
 	for _, te := range v.Verifies {

@@ -58,7 +58,6 @@ func Update(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, cha
 	e := newEvaluation(g, o)
 	r := &Result{At: e.at, byNode: prev.byNode, eval: e, opts: e.opts,
 		Verdicts: slices.Clone(prev.Verdicts), tests: slices.Clone(prev.tests)}
-	r.Diagnostics = r.updateDiagnostics(g, prevGraph, prev, changed)
 
 	// The outcomes of the tests an edit touched, then what every test
 	// that verifies a leaf decided again says, as EvaluateWith does for
@@ -68,6 +67,7 @@ func Update(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, cha
 			r.tests[r.byNode[i]] = e.outcomes(g.Node(i))
 		}
 	})
+	r.Diagnostics = r.updateDiagnostics(g, prevGraph, prev, changed, tests)
 	r.testFacts = make([]*testFacts, len(r.tests))
 	var verifying []*graph.Node
 	for _, n := range reqs {
@@ -91,7 +91,9 @@ func Update(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, cha
 	parallel(len(reqs), func(lo, hi int) {
 		for _, n := range reqs[lo:hi] {
 			v := &r.Verdicts[r.byNode[n.Index()]]
-			*v = Verdict{ID: n.ID(), Leaf: g.IsLeaf(n), Evidence: r.evidence(g, n)}
+			*v = Verdict{ID: n.ID(), Leaf: g.IsLeaf(n)}
+			v.Evidence = r.evidence(g, n)
+			v.Tally = tally(g, &v.Evidence, v.Leaf)
 			if v.Leaf {
 				r.leaf(g, n, v)
 			}
@@ -265,18 +267,27 @@ func (r *Result) updateStatuses(g *graph.Graph, reqs []*graph.Node, inR []bool) 
 }
 
 // updateDiagnostics is prev's diagnostics with those of the changed
-// waivers and of every edge into or out of a changed node made again.
-// The others are functions of nodes and edges equal in both graphs
-// (waiverDiagnostic, linkDiagnostic).
-func (r *Result) updateDiagnostics(g, prevGraph *graph.Graph, prev *Result, changed []int) diag.List {
+// waivers, of every edge into or out of a changed node, and the warnings
+// about the changed outcomes and about every waiver named by an outcome
+// of a test decided again (tests), made again. The others are functions
+// of nodes, edges and standings equal in both evaluations
+// (waiverDiagnostic, linkDiagnostic, evidenceDiagnostic).
+func (r *Result) updateDiagnostics(g, prevGraph *graph.Graph, prev *Result, changed, tests []int) diag.List {
 	e := r.eval
 	if g.HasPins() != prevGraph.HasPins() {
-		out := append(e.waiverDiagnostics(), e.linkDiagnostics()...)
-		out.Sort(g.Files())
-		return out
+		return r.diagnostics(g)
 	}
+	redo := evidenceRedo(g, prevGraph, prev, r, changed, tests)
 	old := changedDiagnostics(newEvaluation(prevGraph, prev.opts), changed)
 	now := changedDiagnostics(e, changed)
+	for _, i := range redo {
+		if d, ok := prev.evidenceDiagnostic(prevGraph, prevGraph.Node(i)); ok {
+			old = append(old, d)
+		}
+		if d, ok := r.evidenceDiagnostic(g, g.Node(i)); ok {
+			now = append(now, d)
+		}
+	}
 	if len(old) == 0 && len(now) == 0 {
 		return prev.Diagnostics
 	}
@@ -302,6 +313,33 @@ func (r *Result) updateDiagnostics(g, prevGraph *graph.Graph, prev *Result, chan
 	out = append(out, now...)
 	out.Sort(g.Files())
 	return out
+}
+
+// evidenceRedo lists, in index order, the nodes whose evidence warning
+// an update makes again: the changed ones, every waiver that names a
+// changed node, and every waiver that names an outcome of a test decided
+// again, before (prev, in prevGraph) or after (r, in g).
+func evidenceRedo(g, prevGraph *graph.Graph, prev, r *Result, changed, tests []int) []int {
+	var s indexSet
+	for _, c := range changed {
+		s.add(c)
+		for _, gr := range [2]*graph.Graph{prevGraph, g} {
+			for ed := range gr.In(gr.Node(c), graph.Excuses) {
+				s.add(gr.From(ed).Index())
+			}
+		}
+	}
+	for _, t := range tests {
+		for _, res := range [2]*Result{prev, r} {
+			for _, oe := range res.tests[res.byNode[t]] {
+				for _, we := range oe.Waivers {
+					s.add(we.Waiver.Index())
+				}
+			}
+		}
+	}
+	slices.Sort(s.list)
+	return s.list
 }
 
 // changedDiagnostics are the waiver and link diagnostics of e's graph

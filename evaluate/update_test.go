@@ -580,7 +580,7 @@ func (b *rebinder) edge(e *graph.Edge) *graph.Edge {
 	return e
 }
 
-func (b *rebinder) link(l Link) Link { return Link{b.edge(l.Edge), b.node(l.Node)} }
+func (b *rebinder) link(l Link) Link { return Link{b.edge(l.Edge), b.node(l.Node), l.State} }
 
 func (b *rebinder) outcomes(os []OutcomeEvidence) []OutcomeEvidence {
 	return mapSlice(os, func(o OutcomeEvidence) OutcomeEvidence {

@@ -644,17 +644,6 @@ func (b *builder) nodeWarnings(n *Node) {
 	g := b.g
 	b.owner = int32(n.index)
 	switch n.kind {
-	case parser.Outcome:
-		// Outcomes made from results files are warned about once per
-		// run, where the witnesses were (not) given (results package).
-		if !n.fromResults && g.HasOut(n, Confirms) && !g.HasOut(n, Witnesses) {
-			b.diag(diag.Diagnostic{
-				Code:    CodeUnwitnessedOutcome,
-				Message: fmt.Sprintf("outcome %q confirms a test but witnesses no implementation", n.id),
-				Detail:  "An outcome counts as evidence only when it also names the implementation it ran against (:witnesses:). This one is excluded from every verdict.",
-				Span:    source.At(n.pos),
-			})
-		}
 	case parser.Waiver:
 		b.waiverWarnings(n)
 	case parser.Test:

@@ -20,14 +20,12 @@ import (
 
 // The diagnostic codes of the graph: what only the whole tree can show.
 var (
-	CodeDuplicateID        = diag.NewError("duplicate-id", "two nodes share an ID")
-	CodeUnresolvedLink     = diag.NewError("unresolved-link", "a link to an ID that is not defined")
-	CodeWrongKind          = diag.NewError("wrong-kind", "a link to a node of the wrong kind")
-	CodeRefinementCycle    = diag.NewError("refinement-cycle", "requirements refine each other in a cycle")
-	CodeUnwitnessedOutcome = diag.NewWarning("unwitnessed-outcome", "an outcome with confirms but no witnesses edge")
-	CodeUnusedWaiver       = diag.NewWarning("unused-waiver", "a waiver that excuses only passed or skipped outcomes")
-	CodeOrphanTest         = diag.NewWarning("orphan-test", "a test specification that verifies nothing")
-	CodeDuplicateLink      = diag.NewWarning("duplicate-link", "the same target twice in one link option")
+	CodeDuplicateID     = diag.NewError("duplicate-id", "two nodes share an ID")
+	CodeUnresolvedLink  = diag.NewError("unresolved-link", "a link to an ID that is not defined")
+	CodeWrongKind       = diag.NewError("wrong-kind", "a link to a node of the wrong kind")
+	CodeRefinementCycle = diag.NewError("refinement-cycle", "requirements refine each other in a cycle")
+	CodeOrphanTest      = diag.NewWarning("orphan-test", "a test specification that verifies nothing")
+	CodeDuplicateLink   = diag.NewWarning("duplicate-link", "the same target twice in one link option")
 )
 
 // EdgeType names what a link option means.

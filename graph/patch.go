@@ -25,8 +25,8 @@ import (
 //     parse and from the kind of each node it names (kinds do not change
 //     here), and a wrong-kind finding also shows where the target is;
 //   - its in list holds the edges of the nodes that name it;
-//   - its warnings read its edges and the nodes they reach, and for a
-//     waiver of a test, that test's outcomes;
+//   - its warnings read its edges and the kinds of the nodes they reach
+//     (the warnings that read how outcomes stand are evaluate's);
 //   - the refinement order, the cycles and their findings read every
 //     refines edge and where it is written;
 //   - an edge's pin is the seg.lock lines of its link, all of which name
@@ -328,7 +328,7 @@ func (p *patcher) findings(step func()) diag.List {
 }
 
 // warnings makes again the warnings of the nodes made anew and of every
-// node that names one (a waiver's read its outcomes' results), and
+// node that names one, and
 // returns the graph's warnings.
 func (p *patcher) warnings() []ownedDiag {
 	warn := map[int32]bool{}

@@ -74,32 +74,14 @@ func sortByIndex(ns []*Node) {
 	}
 }
 
-// waiverWarnings adds unused-waiver (a waiver that names only outcomes
-// that passed or were skipped, or names a test specification none of
-// whose outcomes it covers failed) and cases-not-allowed.
+// waiverWarnings adds cases-not-allowed. Whether a waiver excuses anything
+// (unused-waiver) reads how its outcomes stand: evaluate says it.
 func (b *builder) waiverWarnings(n *Node) {
 	g := b.g
-	used, namesTest := false, false
-	bad := func(o *Node) bool {
-		switch o.result {
-		case Passed, Skipped:
-			return false
-		}
-		return true
-	}
+	namesTest := false
 	for e := range g.Out(n, Excuses) {
-		target := g.nodes[e.to]
-		if target.kind == parser.Test {
+		if g.nodes[e.to].kind == parser.Test {
 			namesTest = true
-			for c := range g.In(target, Confirms) {
-				if o := g.From(c); Covers(n, o) && bad(o) {
-					used = true
-				}
-			}
-			continue
-		}
-		if bad(target) {
-			used = true
 		}
 	}
 	if len(n.waiverCases) > 0 && !namesTest {
@@ -110,16 +92,5 @@ func (b *builder) waiverWarnings(n *Node) {
 			Span:    source.At(n.casesPos),
 		})
 		n.broken = true
-	}
-	// A waiver that names nothing it can excuse (no :excuses:, or only
-	// entries that do not resolve) already has an error that says so: a
-	// second diagnostic would repeat it elsewhere.
-	if !used && g.HasOut(n, Excuses) {
-		b.diag(diag.Diagnostic{
-			Code:    CodeUnusedWaiver,
-			Message: fmt.Sprintf("waiver %q excuses no failed outcome", n.id),
-			Detail:  "Every outcome this waiver names passed or was skipped (or it names a test specification none of whose outcomes it covers failed), so it excuses nothing. Remove it, or point it at the outcome it was written for.",
-			Span:    source.At(n.pos),
-		})
 	}
 }

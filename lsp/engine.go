@@ -682,28 +682,9 @@ func (s *segSnapshot) verdict(id string) (verdict, bool) {
 		rf, rs := s.place(source.At(r.Pos))
 		out.reasons = append(out.reasons, reason{code: r.Code.Name, message: r.Message, file: rf, span: rs, blocking: r.Blocking})
 	}
-	tests, outcomes, impls := map[*graph.Node]bool{}, map[*graph.Node]bool{}, map[*graph.Node]bool{}
-	for _, te := range v.Verifies {
-		if tests[te.Node] {
-			continue
-		}
-		tests[te.Node] = true
-		for _, oe := range te.Outcomes {
-			if outcomes[oe.Outcome] {
-				continue
-			}
-			outcomes[oe.Outcome] = true
-			if oe.Standing == evaluate.Excluded {
-				out.excluded++
-			} else {
-				out.counted++
-			}
-		}
-	}
-	for _, l := range v.Implements {
-		impls[l.Node] = true
-	}
-	out.tests, out.outcomes, out.impls = len(tests), len(outcomes), len(impls)
+	t := v.Tally
+	out.tests, out.impls, out.outcomes = int(t.Tests), int(t.Implementations), int(t.Outcomes)
+	out.counted, out.skipped, out.excluded, out.notRead = int(t.Counted), int(t.Skipped), int(t.Excluded), int(t.NotRead)
 	return out, true
 }
 
@@ -751,29 +732,22 @@ func (s *segSnapshot) links(id string) []linkState {
 	}
 	gr := s.c.Graph
 	var out []linkState
-	add := func(e *graph.Edge) {
-		st := s.c.Result.LinkState(gr, e)
-		if st == evaluate.Current {
-			return
+	for _, x := range s.c.Result.Edges(gr, g) {
+		if x.Holds == evaluate.Current {
+			continue
 		}
-		l := gr.Link(e)
-		ls := linkState{from: l.From, option: l.Link, to: l.To, state: st.String(),
-			now: parser.RevisionString(gr.To(e).Revision())}
-		if pin, ok := gr.Pin(e); ok {
+		l := gr.Link(x.Edge)
+		ls := linkState{from: l.From, option: l.Link, to: l.To, state: x.Holds.String(),
+			now: parser.RevisionString(x.Now)}
+		if x.Pinned {
 			var revs []string
-			for _, r := range pin.Revisions {
+			for _, r := range x.Pin.Revisions {
 				revs = append(revs, parser.RevisionString(r))
 			}
 			ls.pinned = strings.Join(revs, ", ")
 		}
-		ls.file, ls.span = s.place(e.Span())
+		ls.file, ls.span = s.place(x.Edge.Span())
 		out = append(out, ls)
-	}
-	for e := range gr.Out(g, 0) {
-		add(e)
-	}
-	for e := range gr.In(g, 0) {
-		add(e)
 	}
 	return out
 }
@@ -788,15 +762,18 @@ func (s *segSnapshot) accept(file string, off int) (string, span, string, bool) 
 		if !ok || !n.defined {
 			continue
 		}
-		for e := range gr.Out(g, 0) {
-			ef, es := s.place(e.Span())
+		for _, x := range s.c.Result.Edges(gr, g) {
+			if gr.From(x.Edge) != g {
+				continue // an edge that reaches it
+			}
+			ef, es := s.place(x.Edge.Span())
 			// A link stale by its condition is accepted in the source
 			// (seg review --accept), not by a pin.
-			if ef != file || es.start != off || s.c.Result.LinkState(gr, e) != evaluate.Stale || !gr.ConditionHolds(e) {
+			if ef != file || es.start != off || x.Holds != evaluate.Stale || !x.Condition.Holds() {
 				continue
 			}
-			pin, ok := gr.Pin(e)
-			if !ok || len(pin.Revisions) != 1 {
+			pin := x.Pin
+			if !x.Pinned || len(pin.Revisions) != 1 {
 				return "", span{}, "", false
 			}
 			lock, ps := s.place(source.At(pin.Pos))
@@ -811,7 +788,7 @@ func (s *segSnapshot) accept(file string, off int) (string, span, string, bool) 
 				return "", span{}, "", false
 			}
 			f := fields[3]
-			return lock, span{ps.start + f[0], ps.start + f[1]}, parser.RevisionString(gr.To(e).Revision()), true
+			return lock, span{ps.start + f[0], ps.start + f[1]}, parser.RevisionString(x.Now), true
 		}
 	}
 	return "", span{}, "", false

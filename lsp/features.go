@@ -338,8 +338,13 @@ func (s *server) hoverText(snap snapshot, id string) string {
 			kind = "non-leaf"
 		}
 		fmt.Fprintf(&b, "\n**%s** (%s, evaluated at %s)\n\n", v.status, kind, snap.at())
-		fmt.Fprintf(&b, "%d test(s), %d outcome(s) of them (%d counted, %d excluded), %d implementation(s)\n",
-			v.tests, v.outcomes, v.counted, v.excluded, v.impls)
+		if v.notRead == 0 {
+			fmt.Fprintf(&b, "%d test(s), %d outcome(s) of them (%d counted, %d skipped, %d excluded), %d implementation(s)\n",
+				v.tests, v.outcomes, v.counted, v.skipped, v.excluded, v.impls)
+		} else {
+			fmt.Fprintf(&b, "%d test(s), %d outcome(s) of them (not counted: a non-leaf is decided by its children), %d implementation(s)\n",
+				v.tests, v.outcomes, v.impls)
+		}
 		shown := 0
 		for _, r := range v.reasons {
 			if shown == 5 {

@@ -88,10 +88,12 @@ type verdict struct {
 	tests    int      // test specifications that verify it
 	impls    int      // implementations that implement it
 	outcomes int      // outcomes that confirm those tests
-	// counted is how many of those outcomes count (passed, failed,
-	// excused...), excluded how many do not (stale, expired, skipped,
-	// unwitnessed...).
-	counted, excluded int
+	// Of those outcomes, as the evaluation counted them (evaluate.Tally):
+	// counted bear on the verdict (passed, failed, excused, invalid),
+	// skipped ran without a result either way, excluded are no evidence
+	// (unwitnessed, stale, too old...); a non-leaf reads none of its own
+	// (notRead).
+	counted, skipped, excluded, notRead int
 }
 
 // linkState is a link that no longer holds as written: pinned in

@@ -297,9 +297,39 @@ func TestHover(t *testing.T) {
 	}
 	// On REQ-1's directive line: satisfied, with its counts.
 	c.callRaw("textDocument/hover", c.at("docs/req.rst", 3, 4), &h)
-	for _, want := range []string{"**satisfied** (leaf", "1 test(s), 1 outcome(s) of them (1 counted, 0 excluded), 1 implementation(s)"} {
+	for _, want := range []string{"**satisfied** (leaf", "1 test(s), 1 outcome(s) of them (1 counted, 0 skipped, 0 excluded), 1 implementation(s)"} {
 		if !strings.Contains(h.Contents.Value, want) {
 			t.Errorf("hover lacks %q:\n%s", want, h.Contents.Value)
+		}
+	}
+}
+
+// The hover's counts are evaluate's (evaluate.Tally): a skipped outcome
+// is skipped, not counted, and a non-leaf reads none of its own tests'
+// outcomes. The hover once counted every outcome that was not excluded.
+func TestHoverCountsAreEvaluates(t *testing.T) {
+	root := writeTree(t, map[string]string{"docs/index.rst": "" +
+		".. sreq:: Leaf\n   :id: R-1\n   :refines: P-1\n\n" +
+		".. sreq:: Parent\n   :id: P-1\n\n" +
+		".. test:: T\n   :id: T-1\n   :verifies: R-1, P-1\n\n" +
+		".. impl:: I\n   :id: I-1\n   :implements: R-1\n\n" +
+		".. outcome:: passed\n   :id: O-1\n   :confirms: T-1\n   :witnesses: I-1\n   :result: passed\n\n" +
+		".. outcome:: skipped\n   :id: O-2\n   :confirms: T-1\n   :witnesses: I-1\n   :result: skipped\n\n" +
+		".. outcome:: unwitnessed\n   :id: O-3\n   :confirms: T-1\n   :result: failed\n"})
+	c := start(t, root, at, "")
+	var h struct {
+		Contents struct{ Kind, Value string } `json:"contents"`
+	}
+	for _, tc := range []struct {
+		line int
+		want string
+	}{
+		{0, "1 test(s), 3 outcome(s) of them (1 counted, 1 skipped, 1 excluded), 1 implementation(s)"},
+		{4, "1 test(s), 3 outcome(s) of them (not counted: a non-leaf is decided by its children), 0 implementation(s)"},
+	} {
+		c.callRaw("textDocument/hover", c.at("docs/index.rst", tc.line, 4), &h)
+		if !strings.Contains(h.Contents.Value, tc.want) {
+			t.Errorf("hover on line %d lacks %q:\n%s", tc.line, tc.want, h.Contents.Value)
 		}
 	}
 }
@@ -664,7 +694,7 @@ func TestRevisions(t *testing.T) {
 	}
 	c.callRaw("textDocument/hover", c.at("docs/req.rst", 4, 9), &h)
 	for _, w := range []string{"**failing** (leaf, evaluated at 2026-11-29)", "docs/req.rst:4, revision `" + rev + "`",
-		"1 test(s), 1 outcome(s) of them (1 counted, 0 excluded), 1 implementation(s)",
+		"1 test(s), 1 outcome(s) of them (1 counted, 0 skipped, 0 excluded), 1 implementation(s)",
 		"- link `TS-1 verifies REQ-1` is **stale**: pinned `0123456789abcdef`, now `" + rev + "` (docs/tests.rst:3)"} {
 		if !strings.Contains(h.Contents.Value, w) {
 			t.Errorf("hover lacks %q:\n%s", w, h.Contents.Value)

@@ -9,45 +9,89 @@ import (
 	"testing"
 )
 
-// report renders what evaluate decided and decides nothing (issue 14):
-// no file of it reads dates, ages, expiry or pins, or walks the graph's
-// edges to find outcomes again. Each name below is a graph accessor that
-// only a rule needs; explanations get the same facts from the evidence
-// record (evaluate.Verdict, OutcomeEvidence, WaiverEvidence).
-var decidingCalls = map[string]bool{
-	"Expires": true, "HasExpires": true, "ExpiresValid": true, "Date": true,
-	"MaxAge": true, "Pin": true, "In": true, "Out": true, "HasIn": true,
-	"Broken": true, "WaiverCases": true, "Waivers": true,
+// Every package that renders evidence (report, the language server, diff,
+// review) shows what evaluate decided and decides nothing (issues 14 and
+// 23): no file of them reads dates, ages, expiry or pins, walks the
+// graph's edges to find outcomes or links again, or reads what a rule
+// reads to decide (an edge's written state or whether it is active, an
+// outcome's result, whether a link still holds). Each name below is such
+// an accessor of the graph (or evaluate's own link-state function, which
+// the record's EdgeState already holds); the renderers get the same facts
+// from the evidence record: evaluate.Verdict with its Tally, Link.State,
+// OutcomeEvidence (Standing, Result), WaiverEvidence, Result.Edge and
+// Result.Edges.
+var decidingCalls = map[string]string{
+	"Expires": "expiry", "HasExpires": "expiry", "ExpiresValid": "expiry", "Date": "dates",
+	"MaxAge": "maximum ages", "Pin": "pins", "HasPins": "pins", "LinkState": "whether a link holds",
+	"In": "the graph's edges", "Out": "the graph's edges", "HasIn": "the graph's edges", "HasOut": "the graph's edges",
+	"Broken": "errors on nodes", "WaiverCases": "waivers", "Waivers": "waivers", "WaiversOf": "waivers",
+	"TestWaivers": "waivers", "Covers": "waivers",
+	"Active": "whether an edge is active", "State": "an edge's state", "Result": "an outcome's result",
 }
 
+// renderers are the packages that render evidence, from report's folder.
+var renderers = []string{".", "../lsp", "../diff", "../review"}
+
 func TestReportDecidesNothing(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	fset := token.NewFileSet()
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
+	for _, dir := range renderers {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		checked++
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
+		checked := 0
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
 			}
-			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && decidingCalls[sel.Sel.Name] {
-				t.Errorf("%s: report calls %s, which decides what evidence counts: take it from evaluate's record", fset.Position(call.Pos()), sel.Sel.Name)
+			f, err := parser.ParseFile(fset, name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
 			}
-			return true
-		})
+			checked++
+			for _, call := range decidingCallsIn(f) {
+				sel := call.Fun.(*ast.SelectorExpr).Sel.Name
+				t.Errorf("%s: calls %s, which reads %s: a renderer takes what evidence counts from evaluate's record", fset.Position(call.Pos()), sel, decidingCalls[sel])
+			}
+		}
+		if checked == 0 {
+			t.Errorf("no file of %s checked", dir)
+		}
 	}
-	if checked < 10 {
-		t.Fatalf("only %d files of report checked", checked)
+}
+
+// decidingCallsIn lists the calls of f to a deciding accessor.
+func decidingCallsIn(f *ast.File) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && decidingCalls[sel.Sel.Name] != "" {
+				out = append(out, call)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// The test above would miss a copy that reads under another name: it is
+// checked on the copies it was written against (the matrix's coverage
+// counted the written edge state, the language server walked a node's
+// edges to find stale links).
+func TestDecidingCallsAreFound(t *testing.T) {
+	for _, src := range []string{
+		`package p; func f(v V) bool { return slices.ContainsFunc(v.Verifies, func(t T) bool { return t.Edge.Active() }) }`,
+		`package p; func f(gr G, g N) { for e := range gr.Out(g, 0) { _ = e } }`,
+		`package p; func f(o N) string { return o.Result().String() }`,
+		`package p; func f(e E) string { return e.State().String() }`,
+		`package p; func f(c C, e E) bool { return c.Result.LinkState(c.Graph, e) != 0 }`,
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(decidingCallsIn(f)) != 1 {
+			t.Errorf("not found in %s", src)
+		}
 	}
 }

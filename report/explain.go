@@ -140,7 +140,7 @@ type Outcome struct {
 func outcomeOf(c *check.Check, wh where, ev evaluate.OutcomeEvidence) Outcome {
 	o := ev.Outcome
 	op := wh.at(o.Pos())
-	out := Outcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
+	out := Outcome{ID: o.ID(), Result: ev.Result.String(), Config: o.Config(), Status: ev.Standing.String(),
 		File: op.Filename, Line: op.Line, Column: op.Column}
 	if ev.Why != nil {
 		out.Why, out.Detail = ev.Why.Name, ev.Detail
@@ -223,11 +223,11 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 	}
 	linked := func(l evaluate.Link) LinkedNode {
 		ep := wh.at(l.Edge.Pos())
-		ln := LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.Edge.State().String(),
+		ln := LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.State.Written.String(),
 			Revision: parser.RevisionString(l.Node.Revision()), Verdict: verdictOf(c, l.Node), Status: statusOf(c, l.Node),
 			File: ep.Filename, Line: ep.Line, Column: ep.Column}
-		if s := c.Result.LinkState(c.Graph, l.Edge); s != evaluate.Current {
-			ln.Link = s.String()
+		if l.State.Holds != evaluate.Current {
+			ln.Link = l.State.Holds.String()
 		}
 		ln.Partial = l.Edge.Partial()
 		return ln

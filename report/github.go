@@ -47,6 +47,9 @@ func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 		title := "unsatisfied requirement " + Printable(r.Node.ID())
 		writeCommand(bw, level(c.FailsOn(r)), spanProps(wh, source.At(r.Node.Pos()), title), Printable(unsatisfiedMessage(wh, r)))
 	}
+	for _, s := range c.Shortfalls() {
+		writeCommand(bw, "error", []property{{"title", "coverage below --min-coverage"}}, s.String())
+	}
 	fmt.Fprintf(bw, "seg: %s (evaluated at %s)\n", checkSummary(c), Date(c.At))
 	return bw.Flush()
 }

@@ -70,13 +70,14 @@ type jsonEdge struct {
 
 // edgeJSON is one edge as every graph format shows it: a Link edge is
 // named by its option.
-func edgeJSON(g *graph.Graph, e *graph.Edge) jsonEdge {
+func edgeJSON(c *check.Check, e *graph.Edge) jsonEdge {
+	g := c.Graph
 	p := g.Files().Position(e.Pos())
 	typ := e.Type().String()
 	if e.Type() == graph.Link {
 		typ = e.Option()
 	}
-	je := jsonEdge{Type: typ, From: g.From(e).ID(), To: g.To(e).ID(), State: e.State().String(),
+	je := jsonEdge{Type: typ, From: g.From(e).ID(), To: g.To(e).ID(), State: c.Result.EdgeState(g, e).Written.String(),
 		File: p.Filename, Line: p.Line, Column: p.Column, Part: e.Part(), Condition: e.Condition()}
 	if o := e.Option(); o != typ {
 		je.Option = o
@@ -92,7 +93,7 @@ func sortedEdges(c *check.Check) []jsonEdge {
 	out := make([]jsonEdge, 0, g.NumEdges())
 	for e := range g.Edges() {
 		if c.Shows(g.From(e)) && c.Shows(g.To(e)) {
-			out = append(out, edgeJSON(g, e))
+			out = append(out, edgeJSON(c, e))
 		}
 	}
 	slices.SortStableFunc(out, func(a, b jsonEdge) int {

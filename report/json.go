@@ -22,6 +22,7 @@ type jsonCheck struct {
 	// ("changed-files", "filter"): seg diff refuses to compare it.
 	Narrowed     []string          `json:"narrowed,omitempty"`
 	Summary      jsonSummary       `json:"summary"`
+	Coverage     jsonCoverage      `json:"coverage"`
 	Requirements []jsonRequirement `json:"requirements"`
 	Diagnostics  []jsonDiagnostic  `json:"diagnostics"`
 	Unmatched    []jsonCase        `json:"unmatched_cases,omitempty"`
@@ -120,6 +121,7 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 		At:           Date(c.At),
 		Narrowed:     narrowedBy(c),
 		Summary:      jsonSummary(n),
+		Coverage:     coverageJSON(c),
 		Requirements: []jsonRequirement{},
 		Diagnostics:  []jsonDiagnostic{},
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -79,6 +78,18 @@ type Coverage struct {
 	// LeavesImplemented counts leaf requirements that carry at least one
 	// active implements edge, among all leaves.
 	LeavesImplemented Ratio `json:"leaves_implemented"`
+	// The S-CORE traceability gate's figures (docs/check.md): the
+	// requirements with an implements edge (Code), a verifies edge
+	// (Test), both (FullyLinked), whatever their state, among all
+	// requirements; the test specifications that verify a requirement
+	// (TestsLinked) among all of them.
+	Code        Ratio `json:"requirements_with_code"`
+	Test        Ratio `json:"requirements_with_test"`
+	FullyLinked Ratio `json:"requirements_fully_linked"`
+	TestsLinked Ratio `json:"tests_linked"`
+	// BrokenReferences counts the test specifications' link entries that
+	// name no node, or one of the wrong kind.
+	BrokenReferences int `json:"broken_test_references"`
 	// ByKind breaks the same figures down by directive, sorted by name.
 	ByKind []KindCoverage `json:"by_kind"`
 }
@@ -89,6 +100,12 @@ type KindCoverage struct {
 	Satisfied         Ratio  `json:"requirements_satisfied"`
 	LeavesVerified    Ratio  `json:"leaves_verified"`
 	LeavesImplemented Ratio  `json:"leaves_implemented"`
+	Code              Ratio  `json:"requirements_with_code"`
+	Test              Ratio  `json:"requirements_with_test"`
+	FullyLinked       Ratio  `json:"requirements_fully_linked"`
+	// TestsLinked: the test specifications that verify a requirement of
+	// the kind, among all of them.
+	TestsLinked Ratio `json:"tests_linked"`
 }
 
 // Ratio is count out of total. Percent is 100*count/total rounded down to
@@ -97,13 +114,6 @@ type Ratio struct {
 	Count   int      `json:"count"`
 	Total   int      `json:"total"`
 	Percent *float64 `json:"percent"`
-}
-
-func (r *Ratio) add(ok bool) {
-	r.Total++
-	if ok {
-		r.Count++
-	}
 }
 
 func (r *Ratio) finish() {
@@ -276,39 +286,27 @@ func BuildMatrix(c *check.Check, opt MatrixOptions) *Matrix {
 	n := c.Counts()
 	m := &Matrix{Schema: MatrixSchema, At: Date(c.At), Rows: []MatrixRow{},
 		Diagnostics: DiagnosticCount{Errors: n.Errors, Warnings: n.Warnings}}
-	byKind := map[string]*KindCoverage{}
 	for _, r := range c.Requirements() {
-		row := mb.row(r)
-		kc := byKind[row.Kind]
-		if kc == nil {
-			kc = &KindCoverage{Kind: row.Kind}
-			byKind[row.Kind] = kc
-		}
-		m.Coverage.count(kc, r.Verdict)
-		m.Rows = append(m.Rows, row)
+		m.Rows = append(m.Rows, mb.row(r))
 	}
-	m.Coverage.ByKind = []KindCoverage{}
-	for _, k := range slices.Sorted(maps.Keys(byKind)) {
-		m.Coverage.ByKind = append(m.Coverage.ByKind, *byKind[k])
-	}
-	m.Coverage.finish()
+	m.Coverage = matrixCoverage(c.Coverage())
 	return m
 }
 
-// count adds a requirement's verdict v to the coverage, and to kc, its
-// kind's.
-func (cv *Coverage) count(kc *KindCoverage, v evaluate.Verdict) {
-	sat := v.Satisfied
-	cv.Satisfied.add(sat)
-	kc.Satisfied.add(sat)
-	if v.Leaf {
-		ver := slices.ContainsFunc(v.Verifies, func(t evaluate.TestEvidence) bool { return t.Edge.Active() })
-		impl := slices.ContainsFunc(v.Implements, func(l evaluate.Link) bool { return l.Edge.Active() })
-		cv.LeavesVerified.add(ver)
-		cv.LeavesImplemented.add(impl)
-		kc.LeavesVerified.add(ver)
-		kc.LeavesImplemented.add(impl)
+// matrixCoverage is evaluate's coverage record as the matrix shows it.
+func matrixCoverage(cv evaluate.Coverage) Coverage {
+	a := cv.All
+	out := Coverage{Satisfied: ratio(a.Satisfied, a.Requirements), LeavesVerified: ratio(a.Verified, a.Leaves),
+		LeavesImplemented: ratio(a.Implemented, a.Leaves), Code: ratio(a.Code, a.Requirements), Test: ratio(a.Test, a.Requirements),
+		FullyLinked: ratio(a.FullyLinked, a.Requirements), TestsLinked: ratio(a.TestsLinked, cv.Tests),
+		BrokenReferences: cv.BrokenReferences, ByKind: []KindCoverage{}}
+	for _, t := range cv.ByType {
+		out.ByKind = append(out.ByKind, KindCoverage{Kind: t.Type, Satisfied: ratio(t.Satisfied, t.Requirements),
+			LeavesVerified: ratio(t.Verified, t.Leaves), LeavesImplemented: ratio(t.Implemented, t.Leaves),
+			Code: ratio(t.Code, t.Requirements), Test: ratio(t.Test, t.Requirements), FullyLinked: ratio(t.FullyLinked, t.Requirements),
+			TestsLinked: ratio(t.TestsLinked, cv.Tests)})
 	}
+	return out
 }
 
 // matrixBuilder makes the rows of a matrix.
@@ -339,7 +337,7 @@ func (mb *matrixBuilder) row(r check.Requirement) MatrixRow {
 		if seenLink(tests, te.Link) {
 			continue
 		}
-		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.Edge.State().String()), Partial: te.Edge.Partial(), Outcomes: []MatrixOutcome{}}
+		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.State.Written.String()), Partial: te.Edge.Partial(), Outcomes: []MatrixOutcome{}}
 		tests = append(tests, mt.MatrixLink)
 		for _, ev := range te.Outcomes {
 			mt.Outcomes = append(mt.Outcomes, mb.outcome(ev))
@@ -365,7 +363,7 @@ func (mb *matrixBuilder) links(ls []evaluate.Link) []MatrixLink {
 	out := make([]MatrixLink, 0, len(ls))
 	for _, l := range ls {
 		if !seenLink(out, l) {
-			out = append(out, mb.link(l.Node, l.Edge.State().String()))
+			out = append(out, mb.link(l.Node, l.State.Written.String()))
 		}
 	}
 	return out
@@ -373,7 +371,7 @@ func (mb *matrixBuilder) links(ls []evaluate.Link) []MatrixLink {
 
 // seenLink reports whether ls has l's node in l's state.
 func seenLink(ls []MatrixLink, l evaluate.Link) bool {
-	return slices.ContainsFunc(ls, func(m MatrixLink) bool { return m.ID == l.Node.ID() && m.State == l.Edge.State().String() })
+	return slices.ContainsFunc(ls, func(m MatrixLink) bool { return m.ID == l.Node.ID() && m.State == l.State.Written.String() })
 }
 
 // outcome is an outcome of a test, with its standing and, for one made
@@ -381,7 +379,7 @@ func seenLink(ls []MatrixLink, l evaluate.Link) bool {
 func (mb *matrixBuilder) outcome(ev evaluate.OutcomeEvidence) MatrixOutcome {
 	o := ev.Outcome
 	op := mb.wh.at(o.Pos())
-	mo := MatrixOutcome{ID: o.ID(), Result: o.Result().String(), Config: o.Config(), Status: ev.Standing.String(),
+	mo := MatrixOutcome{ID: o.ID(), Result: ev.Result.String(), Config: o.Config(), Status: ev.Standing.String(),
 		File: op.Filename, Line: op.Line, URL: mb.lk.url(op.Filename, op.Line, op.Column)}
 	if ev.Waiver != nil {
 		mo.Waiver = ev.Waiver.ID()
@@ -419,18 +417,6 @@ func (mb *matrixBuilder) addWaivers(row *MatrixRow, waivers map[string]int, ev e
 		if !slices.Contains(row.Waivers[i].Excuses, o.ID()) {
 			row.Waivers[i].Excuses = append(row.Waivers[i].Excuses, o.ID())
 		}
-	}
-}
-
-func (cv *Coverage) finish() {
-	cv.Satisfied.finish()
-	cv.LeavesVerified.finish()
-	cv.LeavesImplemented.finish()
-	for i := range cv.ByKind {
-		k := &cv.ByKind[i]
-		k.Satisfied.finish()
-		k.LeavesVerified.finish()
-		k.LeavesImplemented.finish()
 	}
 }
 
@@ -591,6 +577,13 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", mdEscape(k.Kind), k.Satisfied, k.LeavesVerified, k.LeavesImplemented)
 	}
 	bw.WriteString("\nA leaf is verified when it carries an active verifies edge, implemented when it carries an active implements edge.\n\n")
+	bw.WriteString("### S-CORE gate measures\n\n")
+	bw.WriteString("| Kind | With code | With test | Fully linked | Tests linked |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(bw, "| **all** | %s | %s | %s | %s |\n", cv.Code, cv.Test, cv.FullyLinked, cv.TestsLinked)
+	for _, k := range cv.ByKind {
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", mdEscape(k.Kind), k.Code, k.Test, k.FullyLinked, k.TestsLinked)
+	}
+	fmt.Fprintf(bw, "\nAmong all requirements: with an implements edge (code), a verifies edge (test), both (fully linked), in any state; tests linked: test specifications that verify a requirement (of the kind), among all. Broken test references: %d.\n\n", cv.BrokenReferences)
 	bw.WriteString("## Requirements\n\n")
 	policies := m.hasPolicies()
 	if policies {

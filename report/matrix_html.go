@@ -491,19 +491,19 @@ func (pb *pageBuilder) row(v evaluate.Verdict, level, parent int) []any {
 	return []any{statusCodes[v.Status.String()], leaf, level, parent, pb.links(v.Refines), 0, string(ev), 0, pb.reasons(v.Reasons, true)}
 }
 
-// link is the node n that edge e links to: its index, the link's state
-// and where the link is written.
-func (pb *pageBuilder) link(n *graph.Node, e *graph.Edge) []any {
-	i := pb.node(n)
-	p := pb.wh.at(e.Pos())
-	return []any{i, stateCodes[e.State().String()], pb.file(p.Filename), p.Line, p.Column}
+// link is the node l links to: its index, the state the link was
+// written in and where it is written.
+func (pb *pageBuilder) link(l evaluate.Link) []any {
+	i := pb.node(l.Node)
+	p := pb.wh.at(l.Edge.Pos())
+	return []any{i, stateCodes[l.State.Written.String()], pb.file(p.Filename), p.Line, p.Column}
 }
 
 // links are the linked nodes of ls, each with its edge.
 func (pb *pageBuilder) links(ls []evaluate.Link) []any {
 	out := []any{}
 	for _, l := range ls {
-		out = append(out, pb.link(l.Node, l.Edge))
+		out = append(out, pb.link(l))
 	}
 	return out
 }
@@ -528,7 +528,7 @@ func (pb *pageBuilder) tests(verifies []evaluate.TestEvidence) []any {
 		for _, ev := range te.Outcomes {
 			outs = append(outs, pb.outcome(ev))
 		}
-		tests = append(tests, append(pb.link(te.Node, te.Edge), outs))
+		tests = append(tests, append(pb.link(te.Link), outs))
 	}
 	return tests
 }
@@ -558,7 +558,7 @@ func (pb *pageBuilder) outcome(ev evaluate.OutcomeEvidence) []any {
 		}
 		ws = append(ws, []any{pb.node(we.Waiver), in, we.Waiver.ExpiresText(), lapse})
 	}
-	return []any{pb.node(o), resultCodes[o.Result().String()], standingCodes[ev.Standing], waiver, why, o.Config(), ws}
+	return []any{pb.node(o), resultCodes[ev.Result.String()], standingCodes[ev.Standing], waiver, why, o.Config(), ws}
 }
 
 // interner numbers the strings it is given in the order met, appending

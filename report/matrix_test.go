@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -157,9 +158,15 @@ func TestMatrixBrakeStructure(t *testing.T) {
 		Satisfied:         Ratio{6, 6, ptrPercent(100)},
 		LeavesVerified:    Ratio{4, 4, ptrPercent(100)},
 		LeavesImplemented: Ratio{4, 4, ptrPercent(100)},
+		// The sys requirements are refined, not linked: S-CORE's
+		// figures count them as without code or test.
+		Code: Ratio{4, 6, ptrPercent(66.6)}, Test: Ratio{4, 6, ptrPercent(66.6)}, FullyLinked: Ratio{4, 6, ptrPercent(66.6)},
+		TestsLinked: Ratio{4, 4, ptrPercent(100)},
 		ByKind: []KindCoverage{
-			{Kind: "sreq", Satisfied: Ratio{4, 4, ptrPercent(100)}, LeavesVerified: Ratio{4, 4, ptrPercent(100)}, LeavesImplemented: Ratio{4, 4, ptrPercent(100)}},
-			{Kind: "sys", Satisfied: Ratio{2, 2, ptrPercent(100)}, LeavesVerified: Ratio{0, 0, nil}, LeavesImplemented: Ratio{0, 0, nil}},
+			{Kind: "sreq", Satisfied: Ratio{4, 4, ptrPercent(100)}, LeavesVerified: Ratio{4, 4, ptrPercent(100)}, LeavesImplemented: Ratio{4, 4, ptrPercent(100)},
+				Code: Ratio{4, 4, ptrPercent(100)}, Test: Ratio{4, 4, ptrPercent(100)}, FullyLinked: Ratio{4, 4, ptrPercent(100)}, TestsLinked: Ratio{4, 4, ptrPercent(100)}},
+			{Kind: "sys", Satisfied: Ratio{2, 2, ptrPercent(100)}, LeavesVerified: Ratio{0, 0, nil}, LeavesImplemented: Ratio{0, 0, nil},
+				Code: Ratio{0, 2, ptrPercent(0)}, Test: Ratio{0, 2, ptrPercent(0)}, FullyLinked: Ratio{0, 2, ptrPercent(0)}, TestsLinked: Ratio{0, 4, ptrPercent(0)}},
 		},
 	}
 	if d := cmp.Diff(wantCoverage, m.Coverage); d != "" {
@@ -512,4 +519,45 @@ func TestMatrixHTMLEvidenceText(t *testing.T) {
 	if tst := byID["TS-1"]; d.Body[tst] != "" || d.Title[tst] != "Add test" {
 		t.Errorf("test: title %q body %q", d.Title[tst], d.Body[tst])
 	}
+}
+
+// The matrix's coverage is the check's: a leaf is verified (implemented)
+// exactly when its verdict has no no-active-verifies (no-active-implements)
+// reason. In examples/stale both links are pinned to an earlier revision
+// of the requirement, so neither counts: the matrix once counted the
+// written state of the edges and said 1/1.
+func TestMatrixCoverageIsCheckCoverage(t *testing.T) {
+	for _, tree := range []string{"brake", "broken", "needs", "stale"} {
+		c := matrixCheckDir(t, filepath.Join("..", "examples", tree))
+		var verified, implemented, leaves int
+		for _, r := range c.Requirements() {
+			if !r.Verdict.Leaf {
+				continue
+			}
+			leaves++
+			if !hasBlocking(r.Verdict.Reasons, "no-active-verifies") {
+				verified++
+			}
+			if !hasBlocking(r.Verdict.Reasons, "no-active-implements") {
+				implemented++
+			}
+		}
+		m := BuildMatrix(c, MatrixOptions{})
+		got := [4]int{m.Coverage.LeavesVerified.Count, m.Coverage.LeavesVerified.Total, m.Coverage.LeavesImplemented.Count, m.Coverage.LeavesImplemented.Total}
+		if want := [4]int{verified, leaves, implemented, leaves}; got != want {
+			t.Errorf("%s: matrix coverage (verified, of, implemented, of) %v, check's verdicts say %v", tree, got, want)
+		}
+		if tree == "stale" && got != [4]int{0, 1, 0, 1} {
+			t.Errorf("stale: coverage %v, want no leaf verified or implemented", got)
+		}
+	}
+}
+
+func hasBlocking(rs []evaluate.Reason, code string) bool {
+	for _, r := range rs {
+		if r.Blocking && r.Code.Name == code {
+			return true
+		}
+	}
+	return false
 }

@@ -63,6 +63,9 @@ func WriteText(w io.Writer, c *check.Check, opt TextOptions) error {
 		bw.WriteByte('\n')
 	}
 	fmt.Fprintf(bw, "%s (evaluated at %s)\n", checkSummary(c), Date(c.At))
+	for _, s := range c.Shortfalls() {
+		fmt.Fprintf(bw, "coverage below --min-coverage %s\n", s)
+	}
 	return bw.Flush()
 }
 

@@ -101,17 +101,17 @@ func List(c *check.Check) *Review {
 			continue
 		}
 		seen[l] = true
-		it := Item{Link: l, At: e.Span(), From: g.From(e), To: g.To(e), Current: g.To(e).Revision()}
-		switch c.Result.LinkState(g, e) {
+		x := c.Result.Edge(g, e)
+		it := Item{Link: l, At: e.Span(), From: g.From(e), To: g.To(e), Current: x.Now}
+		switch x.Holds {
 		case evaluate.Stale:
 			// A link stale by its condition only is a condition item,
 			// and unreviewed too when strict review wants a pin.
-			p, ok := g.Pin(e)
-			switch {
-			case ok && pinStale(p, it.Current):
+			switch x.PinHolds {
+			case evaluate.Stale:
 				it.Kind = Stale
-				it.Pinned = p.Revisions
-			case !ok && c.Config != nil && c.Config.RequirePins && g.From(e).Pinnable():
+				it.Pinned = x.Pin.Revisions
+			case evaluate.Unreviewed:
 				it.Kind = Unreviewed
 			default:
 				continue
@@ -139,16 +139,6 @@ func List(c *check.Check) *Review {
 		return cmp.Compare(a.Kind, b.Kind)
 	})
 	return r
-}
-
-// pinStale reports whether pin p names another revision than now.
-func pinStale(p graph.Pin, now uint64) bool {
-	for _, r := range p.Revisions {
-		if r != now {
-			return true
-		}
-	}
-	return false
 }
 
 // Change is what seg review is asked to write.

@@ -78,8 +78,23 @@
     var h = D.hrefs[fi];
     return h ? h.split("{line}").join(String(line)).split("{column}").join(String(col || 1)) : "";
   }
-  function srcLink(text, fi, line, col) {
-    var a = el("a", "nw", text);
+  // mid is text that, cut to fit its cell, loses its middle, never its
+  // end: the head shrinks to an ellipsis, the tail (a path's last
+  // segment when short, else the last dozen characters) always shows. The whole
+  // text is the element's text (and the cell's title), so a search, a
+  // copy and the printed page have all of it.
+  function mid(text) {
+    var s = el("span", "mid"), k = text.lastIndexOf("/") + 1;
+    if (k <= 0 || text.length - k > 24) { k = text.length - Math.min(12, Math.floor(text.length / 2)); }
+    if (k <= 0) { s.textContent = text; return s; }
+    add(s, el("span", "h", text.slice(0, k)), el("span", "t", text.slice(k)));
+    return s;
+  }
+  // srcLink links text to a source; cut (a cell of the grid) makes it a
+  // mid.
+  function srcLink(text, fi, line, col, cut) {
+    var a = el("a", "nw");
+    a.appendChild(cut ? mid(text) : document.createTextNode(text));
     var h = href(fi, line, col);
     if (h) { a.href = h; }
     return a;
@@ -88,15 +103,17 @@
     if (!D.files[fi]) { return el("span", "st", "(no file)"); }
     return srcLink(D.files[fi] + ":" + line + (col ? ":" + col : ""), fi, line, col);
   }
-  // nodeLink: a requirement links to its row, any other node to its source.
-  function nodeLink(n) {
+  // nodeLink: a requirement links to its row, any other node to its
+  // source; cut as srcLink's.
+  function nodeLink(n, cut) {
     if (n < N) {
-      var a = el("a", "id", D.id[n]);
+      var a = el("a", "id");
+      a.appendChild(cut ? mid(D.id[n]) : document.createTextNode(D.id[n]));
       a.href = "#" + D.id[n];
       a.title = D.title[n];
       return a;
     }
-    var s = srcLink(D.id[n], D.f[n], D.l[n], D.c[n]);
+    var s = srcLink(D.id[n], D.f[n], D.l[n], D.c[n], cut);
     s.title = TYPE[D.type[n]] + ": " + D.title[n];
     return s;
   }
@@ -129,7 +146,7 @@
     verdict: { head: "Status", max: 90, text: function (i) { return STATUS[D.rows[i][0]]; },
       render: function (td, i) { td.appendChild(badge(D.rows[i][0])); } },
     location: { head: "Location", max: 240, text: function (i) { return D.files[D.f[i]] + ":" + D.l[i]; },
-      render: function (td, i) { td.appendChild(srcLink(D.files[D.f[i]] + ":" + D.l[i], D.f[i], D.l[i], D.c[i])); } },
+      render: function (td, i) { td.appendChild(srcLink(D.files[D.f[i]] + ":" + D.l[i], D.f[i], D.l[i], D.c[i], true)); } },
     refines: { head: "Refines", max: 180, text: function (i) { return linkIDs(D.rows[i][4]); }, render: function (td, i) { links(td, D.rows[i][4]); } },
     "refined-by": { head: "Refined by", max: 180, text: function (i) { return linkIDs(D.rows[i][5]); }, render: function (td, i) { links(td, D.rows[i][5]); } },
     tests: { head: "Tests", max: 300, text: function (i) {
@@ -137,12 +154,13 @@
         return D.id[t[0]] + (t[1] ? " (" + STATE[t[1]] + ")" : "") + ": " + (t[5].length ? t[5].map(function (o) { return RESULT[o[1]] + (o[5] ? "[" + o[5] + "]" : ""); }).join(", ") : "no outcomes");
       }).join("; ");
     }, render: function (td, i) {
+      var ls = list(td);
       R(i)[6].forEach(function (t, j) {
-        if (j) { td.appendChild(document.createTextNode("; ")); }
-        add(td, nodeLink(t[0]), t[1] ? " (" + STATE[t[1]] + ")" : "", ":");
-        if (!t[5].length) { add(td, el("span", "st", " no outcomes")); }
+        var it = add(el("span", "it"), j ? "; " : "", nodeLink(t[0], true), t[1] ? " (" + STATE[t[1]] + ")" : "", ":");
+        ls.appendChild(it);
+        if (!t[5].length) { add(it, el("span", "st", " no outcomes")); }
         t[5].forEach(function (o, k) {
-          add(td, k ? ", " : " ", el("span", "o-" + STANDING[o[2]], RESULT[o[1]]), o[5] ? "[" + o[5] + "]" : "");
+          add(it, k ? ", " : " ", el("span", "o-" + STANDING[o[2]], RESULT[o[1]]), o[5] ? "[" + o[5] + "]" : "");
         });
       });
     } },
@@ -150,7 +168,8 @@
     waivers: { head: "Waivers in force", max: 160, text: function (i) {
       return waiversInForce(i).map(function (w) { return D.id[w[0]] + (w[2] ? " until " + w[2] : ""); }).join(", ");
     }, render: function (td, i) {
-      waiversInForce(i).forEach(function (w, j) { add(td, j ? ", " : "", nodeLink(w[0]), w[2] ? el("span", "st", " until " + w[2]) : null); });
+      var ls = list(td);
+      waiversInForce(i).forEach(function (w, j) { add(ls, add(el("span", "it"), j ? ", " : "", nodeLink(w[0], true), w[2] ? el("span", "st", " until " + w[2]) : null)); });
     } },
     reason: { head: "First reason", max: 380, text: function (i) {
       var r = D.rows[i][8];
@@ -161,8 +180,14 @@
   D.all.forEach(function (c) {
     if (!COLS[c]) { COLS[c] = { head: c, max: 220, text: function (i) { return attr(i, c); } }; }
   });
+  // list is the box of a cell that lists entries: one line of whole
+  // entries, an entry that does not fit going to a second line the cell
+  // does not show (the cell's title has them all), so that no ID is cut
+  // at its end; a single entry too long for the cell loses its middle.
+  function list(td) { var box = el("div", "list"); td.appendChild(box); return box; }
   function links(td, ls) {
-    ls.forEach(function (l, j) { add(td, j ? ", " : "", nodeLink(l[0]), l[1] ? el("span", "st", " (" + STATE[l[1]] + ")") : null); });
+    var box = list(td);
+    ls.forEach(function (l, j) { add(box, add(el("span", "it"), j ? ", " : "", nodeLink(l[0], true), l[1] ? el("span", "st", " (" + STATE[l[1]] + ")") : null)); });
   }
 
   // ---- state (mirrored in the URL fragment: #!v=list&s=failing&...) ----
@@ -289,7 +314,7 @@
     return ws;
   }
   function floor(c) {
-    if (c === "id" || c === "verdict" || c === "kind" || c === "level") { return columnWidth(c); } // never cut an ID
+    if (c === "id" || c === "location" || c === "verdict" || c === "kind" || c === "level") { return columnWidth(c); } // never cut an ID or a path
     canvas.font = "600 13px " + bodyFont[0];
     return Math.min(columnWidth(c), Math.max(110, Math.ceil(measure(COLS[c].head)) + 26));
   }
@@ -553,15 +578,19 @@
     st.cols.forEach(function (c) {
       var td = el("td", "c-" + c), col = COLS[c];
       if (c === "id") {
+        // A flex box, so that the ID shrinks from its middle after the
+        // note of a repeated row, and never under the twisty.
+        var cell = el("div", "cell");
+        td.appendChild(cell);
         if (st.view === "tree") {
           td.style.paddingLeft = (2 + 14 * Math.min(it.d, 12)) + "px";
           var kids = treeChildren()[i].length && !it.ref;
           var tw = el("span", "tw" + (kids ? "" : " leaf"), kids ? (collapsed(i, it.d) ? "\u25B8" : "\u25BE") : "\u00B7");
           tw.setAttribute("aria-hidden", "true");
-          td.appendChild(tw);
+          cell.appendChild(tw);
         }
-        td.appendChild(nodeLink(i));
-        if (it.ref) { add(td, el("span", "st", " \u21B3 also under " + D.id[it.p])); }
+        cell.appendChild(nodeLink(i, true));
+        if (it.ref) { add(cell, el("span", "st note", "\u00A0\u21B3 also under " + D.id[it.p])); }
         td.title = D.id[i] + (it.ref ? " (also refines " + D.id[it.p] + "; its place in the tree is under " + (r[3] >= 0 ? D.id[r[3]] : "the top") + ")" : "");
       } else if (col.render) {
         col.render(td, i);
