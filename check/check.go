@@ -32,6 +32,8 @@ type Tree struct {
 	Config *config.Config
 	// FailOn is the config's [check] fail_on, 0 when it has none.
 	FailOn FailOn
+	// listed is the last run's listing of the tree (Listed).
+	listed *Listing
 }
 
 // Open checks the root and reads its configuration (explicit names a
@@ -125,10 +127,11 @@ type Check struct {
 // that cannot be read).
 func (t *Tree) Run(o Options) (*Check, Stats, error) {
 	fset := source.NewFileSet()
-	files, unlisted, err := listTree(t.Root, t.Config.Parser, fset)
+	files, unlisted, l, err := listTree(t.Root, t.Config.Parser, fset)
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	t.listed = l
 	p, stats := t.parser(o)
 	parsed := loadTree(files, unlisted, p, nil)
 	c, err := t.finish(o, fset, parsed, nil)

@@ -41,7 +41,9 @@ type Live struct {
 	texts  map[string][]byte // open buffers
 	dirty  map[string]bool
 	listed bool // files holds what the walk lists now
-	memo   liveMemo
+	// listing is the last walk's (nil before the first).
+	listing *Listing
+	memo    liveMemo
 }
 
 // liveMemo is what one run of a Live check hands the next.
@@ -90,7 +92,7 @@ func (l *Live) SetText(path string, text []byte) {
 // Changed says that the file at path may have changed on disk, been
 // created or been deleted.
 func (l *Live) Changed(path string) {
-	if l.files[path] == nil && !parser.InTree(path, l.t.Config.Parser) {
+	if l.files[path] == nil && !l.inTree(path) {
 		// Not a file of the tree (seg.lock, a source file): every run
 		// reads such files again anyway.
 		return
@@ -153,17 +155,18 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 // list walks the tree: the files it lists, and the buffers of files not
 // saved yet where it would list them, are the tree.
 func (l *Live) list() error {
-	cfg := l.t.Config.Parser
-	listed, bad, err := parser.ListFiles(l.t.Root, cfg)
+	lst, err := listSphinx(l.t.Root, l.t.Config.Parser)
 	if err != nil {
 		return err
 	}
+	l.listing = lst
+	listed, bad := lst.Files, lst.Unlisted
 	in := make(map[string]bool, len(listed))
 	for _, f := range listed {
 		in[f.Path] = true
 	}
 	for p := range l.texts {
-		if !in[p] && parser.InTree(p, cfg) && !l.onDisk(p) {
+		if !in[p] && lst.InTree(p) && !l.onDisk(p) {
 			in[p] = true
 		}
 	}
@@ -210,16 +213,41 @@ func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte) {
 		return parser.ParseFile(sf, text, l.t.Config.Parser), buf
 	}
 	full := filepath.Join(l.t.Root, filepath.FromSlash(sf.Name()))
+	enc := l.encoding()
 	sf.SetReader(func() ([]byte, error) {
 		b, _, err := readFile(full, nil)
-		return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), err
+		return bytes.TrimPrefix(decodeSource(b, enc), []byte("\xef\xbb\xbf")), err
 	})
 	f := l.p.Parse(sf, nil, func() ([]byte, error) {
 		var err error
 		buf, _, err = readFile(full, buf)
+		if err == nil {
+			buf = decodeSource(buf, enc)
+		}
 		return buf, err
 	})
 	return f, buf
+}
+
+// inTree reports whether the last walk's listing would read a file at
+// path (before the first walk, the listing is made).
+func (l *Live) inTree(path string) bool {
+	if l.listing == nil {
+		lst, err := listSphinx(l.t.Root, l.t.Config.Parser)
+		if err != nil {
+			return parser.InTree(path, l.t.Config.Parser)
+		}
+		l.listing = lst
+	}
+	return l.listing.InTree(path)
+}
+
+// encoding is the source encoding of the last walk's project.
+func (l *Live) encoding() string {
+	if l.listing == nil || l.listing.Project == nil {
+		return ""
+	}
+	return l.listing.Project.Encoding
 }
 
 // withExternal is the outcomes of results files followed by the needs of

@@ -67,38 +67,48 @@ type treeFile struct {
 	listed parser.Listed
 	sf     *source.File
 	full   string // its name on disk
+	enc    string // the project's source encoding (normaliseEncoding's)
 }
 
-// listTree lists the tree (parser.ListFiles) and adds every file to fset,
-// in path order, each with a reader that reads it again for snippets. The
-// folders that could not be listed come last, with their errors.
-func listTree(root string, cfg *parser.Config, fset *source.FileSet) (files []treeFile, unlisted []*parser.File, err error) {
-	list, bad, err := parser.ListFiles(root, cfg)
+// listTree lists the tree as Sphinx reads it (listSphinx) and adds every
+// file to fset, in path order, each with a reader that reads it again for
+// snippets. The folders that could not be listed come last, with their
+// errors.
+func listTree(root string, cfg *parser.Config, fset *source.FileSet) (files []treeFile, unlisted []*parser.File, l *Listing, err error) {
+	l, err = listSphinx(root, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	files = make([]treeFile, len(list))
-	for i, l := range list {
-		full := filepath.Join(root, filepath.FromSlash(l.Path))
-		sf := fset.Add(l.Path, 0, source.Docutils)
+	enc := ""
+	if l.Project != nil {
+		enc = l.Project.Encoding
+	}
+	files = make([]treeFile, len(l.Files))
+	for i, lf := range l.Files {
+		full := filepath.Join(root, filepath.FromSlash(lf.Path))
+		sf := fset.Add(lf.Path, 0, source.Docutils)
 		sf.SetReader(func() ([]byte, error) {
 			b, _, err := readFile(full, nil)
-			return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), err
+			return bytes.TrimPrefix(decodeSource(b, enc), []byte("\xef\xbb\xbf")), err
 		})
-		files[i] = treeFile{listed: l, sf: sf, full: full}
+		files[i] = treeFile{listed: lf, sf: sf, full: full, enc: enc}
 	}
-	for _, l := range bad {
-		unlisted = append(unlisted, parser.Unreadable(fset.Add(l.Path, 0, source.Docutils), l.Err))
+	for _, u := range l.Unlisted {
+		unlisted = append(unlisted, parser.Unreadable(fset.Add(u.Path, 0, source.Docutils), u.Err))
 	}
-	return files, unlisted, nil
+	return files, unlisted, l, nil
 }
 
 // read reads one listed file into buf (grown as needed and returned for
-// reuse). A file the listing saw as a link is read only when it leads to
-// a regular file.
+// reuse), decoded to UTF-8 (decodeSource). A file the listing saw as a
+// link is read only when it leads to a regular file.
 func (t *treeFile) read(buf []byte) ([]byte, error) {
 	data, _, err := readFile(t.full, buf)
-	return data, err
+	if err != nil {
+		return data, err
+	}
+	// Decoded into new memory, the text becomes the caller's buffer.
+	return decodeSource(data, t.enc), nil
 }
 
 // scanned is what a scan of the tree (RunReport) learnt of one file: the
@@ -168,7 +178,7 @@ func ParseTree(root string, cfg *parser.Config) ([]*parser.File, *source.FileSet
 		cfg = parser.DefaultConfig()
 	}
 	fset := source.NewFileSet()
-	files, unlisted, err := listTree(root, cfg, fset)
+	files, unlisted, _, err := listTree(root, cfg, fset)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -152,7 +152,7 @@ func (t *Tree) needsFiles() []string {
 func (t *Tree) scan() (*scan, error) {
 	sc := &scan{fset: source.NewFileSet()}
 	var err error
-	sc.files, sc.unlisted, err = listTree(t.Root, t.Config.Parser, sc.fset)
+	sc.files, sc.unlisted, t.listed, err = listTree(t.Root, t.Config.Parser, sc.fset)
 	if err != nil {
 		return nil, err
 	}

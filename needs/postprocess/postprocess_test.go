@@ -488,7 +488,7 @@ needs_types = [dict(directive="req", title="Requirement", prefix="R_")]
 `, "docs/drafts/b.rst": `
 .. req:: Excluded
    :id: REQ_DRAFT
-`, "other.rst": `
+`, "docs/other.rst": `
 .. sreq:: seg's own
    :id: SEG-1
    :refines: SEG-NOPE
@@ -501,7 +501,7 @@ needs_types = [dict(directive="req", title="Requirement", prefix="R_")]
 		t.Errorf("suppressed (-want +got):\n%s", d)
 	}
 	// An error is never silenced: the unresolved link of a need stays.
-	if d := cmp.Diff([]string{`docs/a.rst:4 unresolved-link: unresolved link "REQ_NOPE"`, `other.rst:4 unresolved-link: unresolved link "SEG-NOPE"`}, diags(c)); d != "" {
+	if d := cmp.Diff([]string{`docs/a.rst:4 unresolved-link: unresolved link "REQ_NOPE"`, `docs/other.rst:4 unresolved-link: unresolved link "SEG-NOPE"`}, diags(c)); d != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", d)
 	}
 	if slices.Contains(ids(c), "REQ_DRAFT") {
