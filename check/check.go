@@ -133,7 +133,7 @@ func (t *Tree) Run(o Options) (*Check, Stats, error) {
 	}
 	t.listed = l
 	p, stats := t.parser(o)
-	parsed := loadTree(files, unlisted, p, nil)
+	parsed := loadWithIncludes(t.Root, l, files, unlisted, p, fset)
 	c, err := t.finish(o, fset, parsed, nil)
 	return c, stats(len(files)), err
 }

@@ -108,7 +108,14 @@ func (l *Listing) Write(w io.Writer) error {
 func (l *Listing) Note() string {
 	projects := map[string]int{}
 	outside := 0
+	left := 0
 	for _, lo := range l.Left {
+		if l.included[lo.Path] {
+			continue // read after all, through an include
+		}
+		if lo.Why == Nested || lo.Why == Outside {
+			left++
+		}
 		switch lo.Why {
 		case Nested:
 			projects[lo.Other]++
@@ -140,17 +147,7 @@ func (l *Listing) Note() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("left out %d document%s: %s; seg check --list-files lists them", len(l.Left)-l.excludedCount(), plural(len(l.Left)-l.excludedCount()), strings.Join(parts, "; "))
-}
-
-func (l *Listing) excludedCount() int {
-	n := 0
-	for _, lo := range l.Left {
-		if lo.Why == Excluded || lo.Why == NotIncluded {
-			n++
-		}
-	}
-	return n
+	return fmt.Sprintf("left out %d document%s: %s; seg check --list-files lists them", left, plural(left), strings.Join(parts, "; "))
 }
 
 func plural(n int) string {

@@ -125,12 +125,21 @@ type scanned struct {
 // read again. A file or folder that cannot be read becomes an
 // unreadable-file diagnostic and the rest of the tree is still read.
 func loadTree(files []treeFile, unlisted []*parser.File, p Parser, scan []scanned) []*parser.File {
+	return loadTreeIncl(files, unlisted, p, scan, nil)
+}
+
+// loadTreeIncl is loadTree that also marks, in incl (by index in files,
+// when not nil), the files whose text mentions an include directive.
+func loadTreeIncl(files []treeFile, unlisted []*parser.File, p Parser, scan []scanned, incl []bool) []*parser.File {
 	out := make([]*parser.File, len(files))
 	each(len(files), func(i int, buf []byte) []byte {
 		var sum *[32]byte
 		read := func() ([]byte, error) {
 			var err error
 			buf, err = files[i].read(buf)
+			if err == nil && incl != nil {
+				incl[i] = mentionsInclude(buf)
+			}
 			return buf, err
 		}
 		if scan != nil {
@@ -178,9 +187,23 @@ func ParseTree(root string, cfg *parser.Config) ([]*parser.File, *source.FileSet
 		cfg = parser.DefaultConfig()
 	}
 	fset := source.NewFileSet()
-	files, unlisted, _, err := listTree(root, cfg, fset)
+	files, unlisted, l, err := listTree(root, cfg, fset)
 	if err != nil {
 		return nil, nil, err
 	}
-	return loadTree(files, unlisted, Plain{cfg}, nil), fset, nil
+	return loadWithIncludes(root, l, files, unlisted, Plain{cfg}, fset), fset, nil
+}
+
+// loadWithIncludes reads and parses the listed files (loadTree), then
+// the files their includes pull in (followIncludes), all sorted by path.
+func loadWithIncludes(root string, l *Listing, files []treeFile, unlisted []*parser.File, p Parser, fset *source.FileSet) []*parser.File {
+	incl := make([]bool, len(files))
+	parsed := loadTreeIncl(files, unlisted, p, nil, incl)
+	more := followIncludes(root, l, files, incl, parsed, p, fset)
+	if len(more) == 0 {
+		return parsed
+	}
+	parsed = append(parsed, more...)
+	slices.SortStableFunc(parsed, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
+	return parsed
 }

@@ -234,6 +234,8 @@ type Listing struct {
 	// besides the project's.
 	nested []string
 	cfg    *parser.Config
+	// included are the files includes pulled in (set by the run).
+	included map[string]bool
 }
 
 // LeftOut is one document the listing leaves out, and why.
