@@ -194,7 +194,16 @@ func (in *includer) follow(doc, name string, inc parser.Include, chain []string)
 		if !rst {
 			return // a literal include: read, not parsed
 		}
-		text := bytes.TrimPrefix(decodeSource(data, in.enc), []byte("\xef\xbb\xbf"))
+		enc := in.enc
+		if inc.Encoding != "" {
+			e, ok := normaliseEncoding(inc.Encoding)
+			if !ok {
+				in.fail(name, inc, CodeIncludeOption, "include of %s: :encoding: %q is not one seg decodes", arg, inc.Encoding)
+				return
+			}
+			enc = e
+		}
+		text := bytes.TrimPrefix(decodeSource(data, enc), []byte("\xef\xbb\xbf"))
 		f = &incFile{name: target, text: text}
 		f.sf = in.fset.Add(target, 0, source.Docutils)
 		f.sf.SetReader(func() ([]byte, error) { return text, nil })

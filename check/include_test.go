@@ -22,7 +22,8 @@ var includeTree = map[string]string{
 		".. include:: parts/code.py\n   :literal:\n\n" +
 		".. code-block:: rst\n\n   .. include:: nowhere.inc\n\n" +
 		".. sreq:: top\n   :id: TOP\n   :refines: A1, A2, B1, L1\n",
-	"parts/a.inc":      ".. sreq:: a1\n   :id: A1\n\n.. include:: nested.inc\n",
+	"parts/a.inc":      ".. sreq:: a1\n   :id: A1\n\n.. include:: nested.inc\n\n.. include:: latin.inc\n   :encoding: latin-1\n",
+	"parts/latin.inc":  ".. sreq:: Gr\xfc\xdfe\n   :id: A3\n",
 	"parts/nested.inc": ".. sreq:: a2\n   :id: A2\n",
 	"parts/code.py":    ".. sreq:: not rst\n   :id: bad id\n",
 	"../other/b.txt":   ".. sreq:: cut\n   :id: bad id\n\n.. begin\n\n.. sreq:: b1\n   :id: B1\n\n.. stop\n\n.. sreq:: cut\n   :id: X2\n",
@@ -59,7 +60,7 @@ func TestIncludes(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "docs")
 	writeTree(t, root, includeTree)
-	want := []string{"A1 parts/a.inc:1", "A2 parts/nested.inc:1", "B1 ../other/b.txt:6", "L1 lines.txt:4", "TOP index.rst:23"}
+	want := []string{"A1 parts/a.inc:1", "A2 parts/nested.inc:1", "A3 parts/latin.inc:1", "B1 ../other/b.txt:6", "L1 lines.txt:4", "TOP index.rst:23"}
 	if diff := cmp.Diff(want, nodesAt(t, root)); diff != "" {
 		t.Errorf("nodes (-want +got):\n%s", diff)
 	}
@@ -67,7 +68,7 @@ func TestIncludes(t *testing.T) {
 	// files. Its lines in a cut include count from the cut (line 1 is the
 	// line :start-after:'s text ends on, or :start-line:'s line): seg's
 	// are the file's, which an editor opens at.
-	docutilsView := []string{"A1 parts/a.inc:1", "A2 parts/nested.inc:1", "B1 ../other/b.txt:3", "L1 lines.txt:1", "TOP index.rst:23"}
+	docutilsView := []string{"A1 parts/a.inc:1", "A2 parts/nested.inc:1", "A3 parts/latin.inc:1", "B1 ../other/b.txt:3", "L1 lines.txt:1", "TOP index.rst:23"}
 	if py := docutilsPython(t); py != "" {
 		if diff := cmp.Diff(docutilsView, docutilsNodes(t, py, root)); diff != "" {
 			t.Errorf("docutils (-want +got):\n%s", diff)

@@ -41,6 +41,9 @@ type Project struct {
 	// Notes are what seg could not honour of the conf.py (a computed
 	// setting, an encoding it does not decode), for --list-files.
 	Notes []string
+	// Within is the root's slash path inside the source folder when the
+	// root lies inside it (the source folder is above the root), "".
+	Within string
 }
 
 // sphinxExcluded are the paths Sphinx itself never reads documents from
@@ -85,11 +88,52 @@ func findProject(root string, cfg *parser.Config) (*Project, error) {
 			}
 		}
 		if p.Found == "" {
-			return nil, nil
+			return enclosingProject(root)
 		}
 	}
 	conf := path.Join(p.Dir, "conf.py")
 	full := filepath.Join(root, filepath.FromSlash(conf))
+	return p.readConf(conf, full)
+}
+
+// enclosingProject is the project of a root that lies inside a Sphinx
+// source folder of a repository (seg check docs/source/reqs): the nearest
+// folder above the root with a conf.py, up to the repository's root (the
+// folder with .git). Outside a repository nothing above the root is
+// looked at. Its settings apply with paths relative to its folder: Within
+// is the root's path from there. nil when there is none.
+func enclosingProject(root string) (*Project, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, nil
+	}
+	repo := ""
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			repo = dir
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			return nil, nil
+		}
+	}
+	for dir := abs; dir != repo; {
+		dir = filepath.Dir(dir)
+		full := filepath.Join(dir, "conf.py")
+		if st, err := os.Stat(full); err == nil && st.Mode().IsRegular() {
+			within, _ := filepath.Rel(dir, abs)
+			conf, _ := filepath.Rel(abs, full)
+			conf = filepath.ToSlash(conf)
+			p := &Project{Within: filepath.ToSlash(within), Found: "the folder of " + conf + ", which holds the root"}
+			return p.readConf(conf, full)
+		}
+	}
+	return nil, nil
+}
+
+// readConf reads the Sphinx settings of the project's conf.py (conf is
+// its name in messages, full its path), when there is one.
+func (p *Project) readConf(conf, full string) (*Project, error) {
 	p.Suffixes = []string{".rst"}
 	p.Exclude = append([]string(nil), sphinxExcluded...)
 	if st, err := os.Stat(full); err != nil || !st.Mode().IsRegular() {
@@ -341,6 +385,9 @@ func (l *Listing) leftOut(rel string) LeftOut {
 	in := strings.TrimPrefix(strings.TrimPrefix(rel, p.Dir), "/")
 	if l.sourcelink != "" {
 		in = strings.TrimSuffix(in, l.sourcelink)
+	}
+	if p.Within != "" {
+		in = path.Join(p.Within, in)
 	}
 	// A folder Sphinx's exclusions name is not walked: nothing in it is
 	// read, whatever the include patterns say.

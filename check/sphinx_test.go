@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -249,5 +250,40 @@ func TestSourcelinkSuffix(t *testing.T) {
 	}
 	if _, err := config.Parse("seg.toml", []byte("sourcelink_suffix = \"txt\"\n")); err == nil || !strings.Contains(err.Error(), "not a file name suffix") {
 		t.Errorf("sourcelink_suffix without its dot: %v", err)
+	}
+}
+
+// TestListEnclosingProject: a root inside a repository's Sphinx source
+// folder is read with that folder's exclusions, relative to it; outside
+// a repository, nothing above the root is looked at.
+func TestListEnclosingProject(t *testing.T) {
+	repo := t.TempDir()
+	writeTree(t, repo, map[string]string{
+		".git/HEAD":                "ref: refs/heads/main\n",
+		"docs/conf.py":             "exclude_patterns = ['reqs/old', 'reqs/*.draft.rst']\n",
+		"docs/reqs/a.rst":          node("A"),
+		"docs/reqs/b.draft.rst":    node("X1"),
+		"docs/reqs/old/o.rst":      node("X2"),
+		"docs/reqs/sub/c.rst":      node("C"),
+		"docs/reqs/sub/d.draft.rs": node("X3"),
+	})
+	want := map[string][]string{"a.rst": {"A"}, "sub/c.rst": {"C"}}
+	if diff := cmp.Diff(want, treeIDs(t, repo+"/docs/reqs")); diff != "" {
+		t.Errorf("nodes read (-want +got):\n%s", diff)
+	}
+	l, err := List(repo+"/docs/reqs", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := l.Project; p == nil || p.Conf != "../conf.py" || p.Within != "reqs" {
+		t.Errorf("project %+v, want ../conf.py with the root at reqs", p)
+	}
+	// The same tree outside a repository: read whole.
+	if err := os.RemoveAll(repo + "/.git"); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string][]string{"a.rst": {"A"}, "b.draft.rst": {"X1"}, "old/o.rst": {"X2"}, "sub/c.rst": {"C"}}
+	if diff := cmp.Diff(want, treeIDs(t, repo+"/docs/reqs")); diff != "" {
+		t.Errorf("outside a repository (-want +got):\n%s", diff)
 	}
 }

@@ -20,6 +20,8 @@ type Include struct {
 	// not parsed as RST; Parser is :parser:'s value ("" when not given).
 	Literal bool
 	Parser  string
+	// Encoding is :encoding:'s value ("" when not given).
+	Encoding string
 	// StartLine and EndLine are :start-line: and :end-line: as written
 	// ("" when not given); StartAfter and EndBefore the texts of
 	// :start-after: and :end-before:, with Has* set when given.
@@ -85,6 +87,8 @@ func (s *scanner) include(d block) {
 			inc.Literal = true
 		case "parser":
 			inc.Parser = v
+		case "encoding":
+			inc.Encoding = v
 		case "start-line":
 			inc.StartLine = v
 		case "end-line":
