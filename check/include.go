@@ -76,63 +76,74 @@ type includer struct {
 	seen  map[string]bool // target and range already scanned
 }
 
-// followIncludes follows the includes of the documents whose text
-// mentions one (incl, by index in files) as docutils does and returns
-// the parse of every file they pull in that is not a document itself
-// (a .inc file, one outside the source folder or excluded), parsed as
-// the part of it the includes take, with positions in that file. A
-// missing file, a loop and an option docutils refuses are diagnostics of
-// the file that holds the directive (added to parsed).
-func followIncludes(root string, l *Listing, files []treeFile, incl []bool, parsed []*parser.File, p Parser, fset *source.FileSet) []*parser.File {
-	if !slices.Contains(incl, true) {
+// incDoc is a document whose text mentions an include, and how to read
+// it (UTF-8, decoded).
+type incDoc struct {
+	path string
+	read func() ([]byte, error)
+}
+
+// followIncludes follows the includes of the documents flagged (those
+// whose text mentions one) as docutils does, and returns the parse of
+// every file they pull in that is not a document itself (docs: a .inc
+// file, one outside the source folder or excluded), parsed as the part
+// of it the includes take, with positions in that file. A missing file,
+// a loop and an option docutils refuses are diagnostics of the file that
+// holds the directive: its entry of parsed is replaced by a copy that
+// has them (a parse is never changed in place: the language server keeps
+// its parses from run to run).
+func followIncludes(root string, l *Listing, docs map[string]bool, flagged []incDoc, parsed []*parser.File, p Parser, fset *source.FileSet) []*parser.File {
+	l.included = nil
+	if len(flagged) == 0 {
 		return nil
 	}
-	in := &includer{root: root, l: l, cfg: l.cfg, fset: fset, docs: map[string]bool{},
+	in := &includer{root: root, l: l, cfg: l.cfg, fset: fset, docs: docs,
 		files: map[string]*incFile{}, seen: map[string]bool{}}
 	if l.Project != nil {
 		in.enc = l.Project.Encoding
 	}
-	for _, f := range files {
-		in.docs[f.listed.Path] = true
-	}
-	defer func() {
-		l.included = map[string]bool{}
-		for name := range in.files {
-			l.included[name] = true
-		}
-	}()
-	var buf []byte
-	for i, f := range files {
-		if !incl[i] {
-			continue
-		}
-		var err error
-		if buf, err = f.read(buf); err != nil {
+	for _, d := range flagged {
+		b, err := d.read()
+		if err != nil {
 			continue // the parse reports it
 		}
-		text := bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
-		in.scan(f.listed.Path, f.listed.Path, text, []string{f.listed.Path})
+		in.scan(d.path, d.path, bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), []string{d.path})
 	}
+	l.included = map[string]bool{}
 	var out []*parser.File
 	for _, name := range in.order {
 		inc := in.files[name]
+		l.included[name] = true
 		src := blankOutside(inc.text, inc.keep)
 		out = append(out, p.Parse(inc.sf, nil, func() ([]byte, error) { return src, nil }))
 	}
-	byPath := map[string]*parser.File{}
-	for _, f := range parsed {
-		byPath[f.Path] = f
+	if len(in.diags) == 0 {
+		return out
 	}
-	for _, f := range out {
-		byPath[f.Path] = f
+	at := map[string]*parser.File{}
+	replace := func(f *parser.File) *parser.File {
+		c := *f
+		c.Diagnostics = slices.Clone(f.Diagnostics)
+		for _, d := range in.diags {
+			if d.file == f.Path && f.Source != nil {
+				c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Code: d.code, Message: d.msg,
+					Span: f.Source.Span(d.start, d.end), Detail: includeDetail(d.code)})
+			}
+		}
+		return &c
 	}
 	for _, d := range in.diags {
-		f := byPath[d.file]
-		if f == nil || f.Source == nil {
-			continue
+		at[d.file] = nil
+	}
+	for i, f := range parsed {
+		if _, ok := at[f.Path]; ok {
+			parsed[i] = replace(f)
 		}
-		f.Diagnostics = append(f.Diagnostics, diag.Diagnostic{Code: d.code, Message: d.msg, Span: f.Source.Span(d.start, d.end),
-			Detail: includeDetail(d.code)})
+	}
+	for i, f := range out {
+		if _, ok := at[f.Path]; ok {
+			out[i] = replace(f)
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -43,7 +44,10 @@ type Live struct {
 	listed bool // files holds what the walk lists now
 	// listing is the last walk's (nil before the first).
 	listing *Listing
-	memo    liveMemo
+	// incl holds the files whose text, as last parsed, mentions an
+	// include directive.
+	incl map[string]bool
+	memo liveMemo
 }
 
 // liveMemo is what one run of a Live check hands the next.
@@ -131,12 +135,21 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 		sfs[i] = l.fresh(p)
 	}
 	parsed := make([]*parser.File, len(todo))
+	mentions := make([]bool, len(todo))
 	each(len(todo), func(i int, buf []byte) []byte {
-		parsed[i], buf = l.parse(sfs[i], buf)
+		parsed[i], buf, mentions[i] = l.parse(sfs[i], buf)
 		return buf
 	})
+	if l.incl == nil {
+		l.incl = map[string]bool{}
+	}
 	for i, p := range todo {
 		l.files[p] = parsed[i]
+		if mentions[i] {
+			l.incl[p] = true
+		} else {
+			delete(l.incl, p)
+		}
 	}
 	if c, ok := l.p.(*cached); ok {
 		c.c.Finish()
@@ -149,7 +162,43 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 	slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
 	o := l.o
 	o.At = at
-	return l.t.finish(o, l.base.Fork(), all, &l.memo)
+	fset := l.base.Fork()
+	if more := l.includes(all, fset); len(more) > 0 {
+		all = append(all, more...)
+		slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
+	}
+	return l.t.finish(o, fset, all, &l.memo)
+}
+
+// includes follows the includes of the tree's files (followIncludes):
+// a buffer's text is read as it is in the editor, a file's from disk.
+func (l *Live) includes(all []*parser.File, fset *source.FileSet) []*parser.File {
+	if l.listing == nil || len(l.incl) == 0 {
+		return nil
+	}
+	docs := make(map[string]bool, len(l.files))
+	for p := range l.files {
+		docs[p] = true
+	}
+	var flagged []incDoc
+	enc := l.encoding()
+	for _, p := range slices.Sorted(maps.Keys(l.incl)) {
+		if !docs[p] {
+			continue
+		}
+		read := func() ([]byte, error) {
+			if text, ok := l.texts[p]; ok {
+				return text, nil
+			}
+			b, _, err := readFile(filepath.Join(l.t.Root, filepath.FromSlash(p)), nil)
+			if err != nil {
+				return nil, err
+			}
+			return decodeSource(b, enc), nil
+		}
+		flagged = append(flagged, incDoc{p, read})
+	}
+	return followIncludes(l.t.Root, l.listing, docs, flagged, all, l.p, fset)
 }
 
 // list walks the tree: the files it lists, and the buffers of files not
@@ -173,6 +222,7 @@ func (l *Live) list() error {
 	for p := range l.files {
 		if !in[p] {
 			delete(l.files, p)
+			delete(l.incl, p)
 		}
 	}
 	for p := range in {
@@ -204,13 +254,13 @@ func (l *Live) fresh(path string) *source.File {
 
 // parse reads and parses one file: its buffer's text when it has one,
 // else the disk's, through the run's Parser.
-func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte) {
+func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte, bool) {
 	if text, ok := l.texts[sf.Name()]; ok {
 		src := bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
 		if len(src) <= parser.MaxFileSize {
 			sf.SetSource(src, false)
 		}
-		return parser.ParseFile(sf, text, l.t.Config.Parser), buf
+		return parser.ParseFile(sf, text, l.t.Config.Parser), buf, mentionsInclude(text)
 	}
 	full := filepath.Join(l.t.Root, filepath.FromSlash(sf.Name()))
 	enc := l.encoding()
@@ -218,15 +268,17 @@ func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte) {
 		b, _, err := readFile(full, nil)
 		return bytes.TrimPrefix(decodeSource(b, enc), []byte("\xef\xbb\xbf")), err
 	})
+	mentions := false
 	f := l.p.Parse(sf, nil, func() ([]byte, error) {
 		var err error
 		buf, _, err = readFile(full, buf)
 		if err == nil {
 			buf = decodeSource(buf, enc)
+			mentions = mentionsInclude(buf)
 		}
 		return buf, err
 	})
-	return f, buf
+	return f, buf, mentions
 }
 
 // inTree reports whether the last walk's listing would read a file at

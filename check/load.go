@@ -199,7 +199,16 @@ func ParseTree(root string, cfg *parser.Config) ([]*parser.File, *source.FileSet
 func loadWithIncludes(root string, l *Listing, files []treeFile, unlisted []*parser.File, p Parser, fset *source.FileSet) []*parser.File {
 	incl := make([]bool, len(files))
 	parsed := loadTreeIncl(files, unlisted, p, nil, incl)
-	more := followIncludes(root, l, files, incl, parsed, p, fset)
+	docs := make(map[string]bool, len(files))
+	var flagged []incDoc
+	for i := range files {
+		f := &files[i]
+		docs[f.listed.Path] = true
+		if incl[i] {
+			flagged = append(flagged, incDoc{f.listed.Path, func() ([]byte, error) { return f.read(nil) }})
+		}
+	}
+	more := followIncludes(root, l, docs, flagged, parsed, p, fset)
 	if len(more) == 0 {
 		return parsed
 	}
