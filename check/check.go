@@ -42,6 +42,8 @@ type Tree struct {
 		file string
 		line int
 	}
+	// listed is the last run's listing of the tree (Listed).
+	listed *Listing
 }
 
 // Open checks the root and reads its configuration (explicit names a
@@ -141,12 +143,13 @@ type Check struct {
 // that cannot be read).
 func (t *Tree) Run(o Options) (*Check, Stats, error) {
 	fset := source.NewFileSet()
-	files, unlisted, err := listTree(t.Root, t.Config.Parser, fset)
+	files, unlisted, l, err := listTree(t.Root, t.Config.Parser, fset)
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	t.listed = l
 	p, stats := t.parser(o)
-	parsed := loadTree(files, unlisted, p, nil)
+	parsed := loadWithIncludes(t.Root, l, files, unlisted, p, fset)
 	c, err := t.finish(o, fset, parsed, nil)
 	return c, stats(len(files)), err
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -41,7 +42,12 @@ type Live struct {
 	texts  map[string][]byte // open buffers
 	dirty  map[string]bool
 	listed bool // files holds what the walk lists now
-	memo   liveMemo
+	// listing is the last walk's (nil before the first).
+	listing *Listing
+	// incl holds the files whose text, as last parsed, mentions an
+	// include directive.
+	incl map[string]bool
+	memo liveMemo
 }
 
 // liveMemo is what one run of a Live check hands the next.
@@ -102,7 +108,7 @@ func (l *Live) SetText(path string, text []byte) {
 // Changed says that the file at path may have changed on disk, been
 // created or been deleted.
 func (l *Live) Changed(path string) {
-	if l.files[path] == nil && !parser.InTree(path, l.t.Config.Parser) {
+	if l.files[path] == nil && !l.inTree(path) {
 		// Not a file of the tree (seg.lock, a source file): every run
 		// reads such files again anyway.
 		return
@@ -141,12 +147,21 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 		sfs[i] = l.fresh(p)
 	}
 	parsed := make([]*parser.File, len(todo))
+	mentions := make([]bool, len(todo))
 	each(len(todo), func(i int, buf []byte) []byte {
-		parsed[i], buf = l.parse(sfs[i], buf)
+		parsed[i], buf, mentions[i] = l.parse(sfs[i], buf)
 		return buf
 	})
+	if l.incl == nil {
+		l.incl = map[string]bool{}
+	}
 	for i, p := range todo {
 		l.files[p] = parsed[i]
+		if mentions[i] {
+			l.incl[p] = true
+		} else {
+			delete(l.incl, p)
+		}
 	}
 	if c, ok := l.p.(*cached); ok {
 		c.c.Finish()
@@ -159,29 +174,67 @@ func (l *Live) Run(at time.Time) (*Check, error) {
 	slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
 	o := l.o
 	o.At = at
-	return l.t.finish(o, l.base.Fork(), all, &l.memo)
+	fset := l.base.Fork()
+	if more := l.includes(all, fset); len(more) > 0 {
+		all = append(all, more...)
+		slices.SortStableFunc(all, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
+	}
+	return l.t.finish(o, fset, all, &l.memo)
+}
+
+// includes follows the includes of the tree's files (followIncludes):
+// a buffer's text is read as it is in the editor, a file's from disk.
+func (l *Live) includes(all []*parser.File, fset *source.FileSet) []*parser.File {
+	if l.listing == nil || len(l.incl) == 0 {
+		return nil
+	}
+	docs := make(map[string]bool, len(l.files))
+	for p := range l.files {
+		docs[p] = true
+	}
+	var flagged []incDoc
+	enc := l.encoding()
+	for _, p := range slices.Sorted(maps.Keys(l.incl)) {
+		if !docs[p] {
+			continue
+		}
+		read := func() ([]byte, error) {
+			if text, ok := l.texts[p]; ok {
+				return text, nil
+			}
+			b, _, err := readFile(filepath.Join(l.t.Root, filepath.FromSlash(p)), nil)
+			if err != nil {
+				return nil, err
+			}
+			return decodeSource(b, enc), nil
+		}
+		flagged = append(flagged, incDoc{p, read})
+	}
+	return followIncludes(l.t.Root, l.listing, docs, flagged, all, l.p, fset)
 }
 
 // list walks the tree: the files it lists, and the buffers of files not
 // saved yet where it would list them, are the tree.
 func (l *Live) list() error {
-	cfg := l.t.Config.Parser
-	listed, bad, err := parser.ListFiles(l.t.Root, cfg)
+	lst, err := listSphinx(l.t.Root, l.t.Config.Parser)
 	if err != nil {
 		return err
 	}
+	l.listing = lst
+	listed, bad := lst.Files, lst.Unlisted
 	in := make(map[string]bool, len(listed))
 	for _, f := range listed {
 		in[f.Path] = true
 	}
 	for p := range l.texts {
-		if !in[p] && parser.InTree(p, cfg) && !l.onDisk(p) {
+		if !in[p] && lst.InTree(p) && !l.onDisk(p) {
 			in[p] = true
 		}
 	}
 	for p := range l.files {
 		if !in[p] {
 			delete(l.files, p)
+			delete(l.incl, p)
 		}
 	}
 	for p := range in {
@@ -213,25 +266,52 @@ func (l *Live) fresh(path string) *source.File {
 
 // parse reads and parses one file: its buffer's text when it has one,
 // else the disk's, through the run's Parser.
-func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte) {
+func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte, bool) {
 	if text, ok := l.texts[sf.Name()]; ok {
 		src := bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
 		if len(src) <= parser.MaxFileSize {
 			sf.SetSource(src, false)
 		}
-		return parser.ParseFile(sf, text, l.t.Config.Parser), buf
+		return parser.ParseFile(sf, text, l.t.Config.Parser), buf, mentionsInclude(text)
 	}
 	full := filepath.Join(l.t.Root, filepath.FromSlash(sf.Name()))
+	enc := l.encoding()
 	sf.SetReader(func() ([]byte, error) {
 		b, _, err := readFile(full, nil)
-		return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), err
+		return bytes.TrimPrefix(decodeSource(b, enc), []byte("\xef\xbb\xbf")), err
 	})
+	mentions := false
 	f := l.p.Parse(sf, nil, func() ([]byte, error) {
 		var err error
 		buf, _, err = readFile(full, buf)
+		if err == nil {
+			buf = decodeSource(buf, enc)
+			mentions = mentionsInclude(buf)
+		}
 		return buf, err
 	})
-	return f, buf
+	return f, buf, mentions
+}
+
+// inTree reports whether the last walk's listing would read a file at
+// path (before the first walk, the listing is made).
+func (l *Live) inTree(path string) bool {
+	if l.listing == nil {
+		lst, err := listSphinx(l.t.Root, l.t.Config.Parser)
+		if err != nil {
+			return parser.InTree(path, l.t.Config.Parser)
+		}
+		l.listing = lst
+	}
+	return l.listing.InTree(path)
+}
+
+// encoding is the source encoding of the last walk's project.
+func (l *Live) encoding() string {
+	if l.listing == nil || l.listing.Project == nil {
+		return ""
+	}
+	return l.listing.Project.Encoding
 }
 
 // extraNodes is the outcomes of results files followed by the

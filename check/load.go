@@ -67,38 +67,48 @@ type treeFile struct {
 	listed parser.Listed
 	sf     *source.File
 	full   string // its name on disk
+	enc    string // the project's source encoding (normaliseEncoding's)
 }
 
-// listTree lists the tree (parser.ListFiles) and adds every file to fset,
-// in path order, each with a reader that reads it again for snippets. The
-// folders that could not be listed come last, with their errors.
-func listTree(root string, cfg *parser.Config, fset *source.FileSet) (files []treeFile, unlisted []*parser.File, err error) {
-	list, bad, err := parser.ListFiles(root, cfg)
+// listTree lists the tree as Sphinx reads it (listSphinx) and adds every
+// file to fset, in path order, each with a reader that reads it again for
+// snippets. The folders that could not be listed come last, with their
+// errors.
+func listTree(root string, cfg *parser.Config, fset *source.FileSet) (files []treeFile, unlisted []*parser.File, l *Listing, err error) {
+	l, err = listSphinx(root, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	files = make([]treeFile, len(list))
-	for i, l := range list {
-		full := filepath.Join(root, filepath.FromSlash(l.Path))
-		sf := fset.Add(l.Path, 0, source.Docutils)
+	enc := ""
+	if l.Project != nil {
+		enc = l.Project.Encoding
+	}
+	files = make([]treeFile, len(l.Files))
+	for i, lf := range l.Files {
+		full := filepath.Join(root, filepath.FromSlash(lf.Path))
+		sf := fset.Add(lf.Path, 0, source.Docutils)
 		sf.SetReader(func() ([]byte, error) {
 			b, _, err := readFile(full, nil)
-			return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), err
+			return bytes.TrimPrefix(decodeSource(b, enc), []byte("\xef\xbb\xbf")), err
 		})
-		files[i] = treeFile{listed: l, sf: sf, full: full}
+		files[i] = treeFile{listed: lf, sf: sf, full: full, enc: enc}
 	}
-	for _, l := range bad {
-		unlisted = append(unlisted, parser.Unreadable(fset.Add(l.Path, 0, source.Docutils), l.Err))
+	for _, u := range l.Unlisted {
+		unlisted = append(unlisted, parser.Unreadable(fset.Add(u.Path, 0, source.Docutils), u.Err))
 	}
-	return files, unlisted, nil
+	return files, unlisted, l, nil
 }
 
 // read reads one listed file into buf (grown as needed and returned for
-// reuse). A file the listing saw as a link is read only when it leads to
-// a regular file.
+// reuse), decoded to UTF-8 (decodeSource). A file the listing saw as a
+// link is read only when it leads to a regular file.
 func (t *treeFile) read(buf []byte) ([]byte, error) {
 	data, _, err := readFile(t.full, buf)
-	return data, err
+	if err != nil {
+		return data, err
+	}
+	// Decoded into new memory, the text becomes the caller's buffer.
+	return decodeSource(data, t.enc), nil
 }
 
 // scanned is what a scan of the tree (RunReport) learnt of one file: the
@@ -115,12 +125,21 @@ type scanned struct {
 // read again. A file or folder that cannot be read becomes an
 // unreadable-file diagnostic and the rest of the tree is still read.
 func loadTree(files []treeFile, unlisted []*parser.File, p Parser, scan []scanned) []*parser.File {
+	return loadTreeIncl(files, unlisted, p, scan, nil)
+}
+
+// loadTreeIncl is loadTree that also marks, in incl (by index in files,
+// when not nil), the files whose text mentions an include directive.
+func loadTreeIncl(files []treeFile, unlisted []*parser.File, p Parser, scan []scanned, incl []bool) []*parser.File {
 	out := make([]*parser.File, len(files))
 	each(len(files), func(i int, buf []byte) []byte {
 		var sum *[32]byte
 		read := func() ([]byte, error) {
 			var err error
 			buf, err = files[i].read(buf)
+			if err == nil && incl != nil {
+				incl[i] = mentionsInclude(buf)
+			}
 			return buf, err
 		}
 		if scan != nil {
@@ -168,9 +187,32 @@ func ParseTree(root string, cfg *parser.Config) ([]*parser.File, *source.FileSet
 		cfg = parser.DefaultConfig()
 	}
 	fset := source.NewFileSet()
-	files, unlisted, err := listTree(root, cfg, fset)
+	files, unlisted, l, err := listTree(root, cfg, fset)
 	if err != nil {
 		return nil, nil, err
 	}
-	return loadTree(files, unlisted, Plain{cfg}, nil), fset, nil
+	return loadWithIncludes(root, l, files, unlisted, Plain{cfg}, fset), fset, nil
+}
+
+// loadWithIncludes reads and parses the listed files (loadTree), then
+// the files their includes pull in (followIncludes), all sorted by path.
+func loadWithIncludes(root string, l *Listing, files []treeFile, unlisted []*parser.File, p Parser, fset *source.FileSet) []*parser.File {
+	incl := make([]bool, len(files))
+	parsed := loadTreeIncl(files, unlisted, p, nil, incl)
+	docs := make(map[string]bool, len(files))
+	var flagged []incDoc
+	for i := range files {
+		f := &files[i]
+		docs[f.listed.Path] = true
+		if incl[i] {
+			flagged = append(flagged, incDoc{f.listed.Path, func() ([]byte, error) { return f.read(nil) }})
+		}
+	}
+	more := followIncludes(root, l, docs, flagged, parsed, p, fset)
+	if len(more) == 0 {
+		return parsed
+	}
+	parsed = append(parsed, more...)
+	slices.SortStableFunc(parsed, func(a, b *parser.File) int { return strings.Compare(a.Path, b.Path) })
+	return parsed
 }

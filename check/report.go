@@ -48,9 +48,10 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	if err != nil {
 		return 0, Stats{}, err
 	}
-	if sc.imports {
+	if sc.imports || sc.includes {
 		// A needimport reads a needs.json the tree names in an .rst file,
-		// whose bytes the key cannot hold before the tree is parsed.
+		// and an include a file that is not in the listing, whose bytes
+		// the key cannot hold before the tree is parsed.
 		c, stats, err := t.Run(o)
 		if err != nil {
 			return 0, stats, err
@@ -113,8 +114,9 @@ type scan struct {
 	unlisted []*parser.File
 	sums     []scanned
 	tree     []cache.TreeFile
-	// imports: a file of a sphinx-needs tree may hold a needimport.
-	imports bool
+	// imports: a file of a sphinx-needs tree may hold a needimport;
+	// includes: a file may hold an include directive.
+	imports, includes bool
 }
 
 // needsFiles are the needs.json files the project names (external needs
@@ -155,13 +157,13 @@ func (t *Tree) needsFiles() []string {
 func (t *Tree) scan() (*scan, error) {
 	sc := &scan{fset: source.NewFileSet()}
 	var err error
-	sc.files, sc.unlisted, err = listTree(t.Root, t.Config.Parser, sc.fset)
+	sc.files, sc.unlisted, t.listed, err = listTree(t.Root, t.Config.Parser, sc.fset)
 	if err != nil {
 		return nil, err
 	}
 	sc.sums = make([]scanned, len(sc.files))
 	needsTree := t.Config.Parser.Needs != nil
-	var imports atomic.Bool
+	var imports, includes atomic.Bool
 	each(len(sc.files), func(i int, buf []byte) []byte {
 		buf, err := sc.files[i].read(buf)
 		if err != nil {
@@ -171,10 +173,14 @@ func (t *Tree) scan() (*scan, error) {
 			if needsTree && bytes.Contains(bytes.ToLower(buf), []byte("needimport")) {
 				imports.Store(true)
 			}
+			if mentionsInclude(buf) {
+				includes.Store(true)
+			}
 		}
 		return buf
 	})
 	sc.imports = imports.Load()
+	sc.includes = includes.Load()
 	sc.tree = make([]cache.TreeFile, 0, len(sc.files)+len(sc.unlisted))
 	for i, f := range sc.files {
 		tf := cache.TreeFile{Path: f.listed.Path, Sum: sc.sums[i].sum}

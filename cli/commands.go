@@ -39,6 +39,9 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 	if err != nil {
 		return 0, check.Stats{}, err
 	}
+	if o.listFiles {
+		return listFiles(t, stdout)
+	}
 	only := append(append([]string(nil), o.only...), files...)
 	if err := checkNames(root, t.Config.Parser, only); err != nil {
 		return 0, check.Stats{}, err
@@ -74,6 +77,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 	if err != nil {
 		return 0, stats, fmt.Errorf("seg: %v", err)
 	}
+	leftOutNote(t, stderr)
 	return code, stats, done()
 }
 
@@ -102,13 +106,13 @@ func checkNames(root string, cfg *parser.Config, names []string) error {
 	if len(names) == 0 {
 		return nil
 	}
-	listed, _, err := parser.ListFiles(root, cfg)
+	lst, err := check.List(root, cfg)
 	if err != nil {
 		return nil // the run reports a root it cannot read
 	}
-	read := make(map[string]bool, len(listed))
-	for _, l := range listed {
-		read[l.Path] = true
+	read := make(map[string]bool, len(lst.Files))
+	for _, p := range lst.Paths() {
+		read[p] = true
 	}
 	for _, n := range names {
 		rel, inside := underRoot(root, n)

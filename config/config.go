@@ -5,7 +5,6 @@ package config
 import (
 	"fmt"
 	"github.com/seg-trace/seg/rules/metamodel"
-	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -149,6 +148,9 @@ type fileFormat struct {
 	} `toml:"check"`
 	Review   *reviewSection   `toml:"review"`
 	Evidence *evidenceSection `toml:"evidence"`
+	// SourcelinkSuffix: the tree is a Sphinx HTML build's _sources
+	// folder, whose file names carry this suffix (docs/check.md).
+	SourcelinkSuffix string `toml:"sourcelink_suffix"`
 	// Policy is the [policy] table (evidence.go).
 	Policy map[string]any `toml:"policy"`
 	Code   *codeSection   `toml:"code"`
@@ -358,6 +360,10 @@ func (c *Config) readParserOptions(f *fileFormat) error {
 		}
 	}
 	pc.Exclude = f.Exclude
+	if f.SourcelinkSuffix != "" && (!strings.HasPrefix(f.SourcelinkSuffix, ".") || strings.ContainsAny(f.SourcelinkSuffix, "/\\*?[")) {
+		return &Error{File: c.File, Line: cfgfile.LineOfKey(c.Raw, "sourcelink_suffix"), Msg: fmt.Sprintf("sourcelink_suffix %q is not a file name suffix (such as \".txt\")", f.SourcelinkSuffix)}
+	}
+	pc.SourcelinkSuffix = f.SourcelinkSuffix
 	for _, o := range f.ExtraOptions {
 		pc.ExtraOptions[strings.ToLower(o)] = true
 	}
@@ -635,11 +641,8 @@ func loadNeeds(root string, c *Config) error {
 	}
 	c.NeedsFile, c.NeedsRaw = p.File, p.Raw
 	c.Parser.UseNeeds(p)
-	// Sphinx's exclude_patterns are relative to its source folder and
-	// match as seg's exclude globs do (a folder excludes what is in it).
-	for _, pat := range p.ExcludePatterns {
-		c.Parser.Exclude = append(c.Parser.Exclude, path.Join(p.DocRoot, pat))
-	}
+	// Sphinx's exclude_patterns are applied by the listing of the tree,
+	// with Sphinx's glob syntax (package check, sphinx.go).
 	return nil
 }
 

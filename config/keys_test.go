@@ -10,7 +10,7 @@ import (
 func TestUnknownKeys(t *testing.T) {
 	for _, tc := range []struct{ toml, want string }{
 		{"id_patern = \"x\"\n",
-			`seg.toml:1: unknown key "id_patern" (did you mean "id_pattern"?) (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], allow_empty, [matrix], [check], [review], [evidence], [policy], [code], [rules])`},
+			`seg.toml:1: unknown key "id_patern" (did you mean "id_pattern"?) (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], allow_empty, [matrix], [check], [review], [evidence], sourcelink_suffix, [policy], [code], [rules])`},
 		{"# results\n[[results]]\npath = \"a.xml\"\n\n[[results]]\npath = \"b.xml\"\nwitness = [\"I-1\"]\n",
 			`seg.toml:7: unknown key "results.witness" (did you mean "results.witnesses"?) (known in [[results]]: path, witnesses, config, flaky)`},
 		{"[needs]\nconfg = \"x\"\n",
@@ -20,7 +20,7 @@ func TestUnknownKeys(t *testing.T) {
 		{"[check]\nfail_onn = \"errors\"\n",
 			`seg.toml:2: unknown key "check.fail_onn" (did you mean "check.fail_on"?) (known in [check]: fail_on, waiver_warn_days, [[ignore]])`},
 		{"[chek]\nfail_on = \"errors\"\n",
-			`seg.toml:1: unknown key "chek" (did you mean "check"?) (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], allow_empty, [matrix], [check], [review], [evidence], [policy], [code], [rules])`},
+			`seg.toml:1: unknown key "chek" (did you mean "check"?) (known: id_pattern, exclude, extra_options, literal_directives, [directives], [[results]], [needs], allow_empty, [matrix], [check], [review], [evidence], sourcelink_suffix, [policy], [code], [rules])`},
 		{"[directive]\nhlr = \"requirement\"\n",
 			`seg.toml:1: unknown key "directive" (did you mean "directives"?)`},
 		{"check.fail_onn = 1\n",

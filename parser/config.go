@@ -26,6 +26,11 @@ type Config struct {
 	// Exclude holds glob patterns (path.Match syntax plus "**" for any
 	// number of folders) of files and folders the walker skips.
 	Exclude []string
+	// SourcelinkSuffix, when set, says the tree is a Sphinx HTML build's
+	// _sources folder: every file name carries this suffix after its own
+	// (".txt": index.rst is index.rst.txt). The listing reads documents
+	// by it (package check).
+	SourcelinkSuffix string
 	// Needs, when set, is the sphinx-needs project the tree belongs to
 	// (set it with UseNeeds): its need types are in Directives, and a node
 	// whose directive is one of them takes sphinx-needs' options and link

@@ -153,6 +153,8 @@ type scanner struct {
 	// open is the index of the innermost node whose body is being read,
 	// -1 at the top.
 	open int
+	// incl, when set, collects the include directives (Includes).
+	incl *[]Include
 }
 
 func newScanner(sf *source.File, src []byte, cfg *Config) *scanner {

@@ -498,7 +498,7 @@ needs_types = [dict(directive="req", title="Requirement", prefix="R_")]
 `, "docs/drafts/b.rst": `
 .. req:: Excluded
    :id: REQ_DRAFT
-`, "other.rst": `
+`, "docs/other.rst": `
 .. sreq:: seg's own
    :id: SEG-1
    :refines: SEG-NOPE
@@ -516,7 +516,7 @@ needs_types = [dict(directive="req", title="Requirement", prefix="R_")]
 	if d := cmp.Diff([]string{`docs/a.rst:4 unresolved-link: unresolved link "REQ_NOPE"`, `docs/a.rst:6 needextend-no-target: needextend: no need has the ID "REQ_GONE"`}, supDiags(c)); d != "" {
 		t.Errorf("suppressed diagnostics (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{`other.rst:4 unresolved-link: unresolved link "SEG-NOPE"`}, diags(c)); d != "" {
+	if d := cmp.Diff([]string{`docs/other.rst:4 unresolved-link: unresolved link "SEG-NOPE"`}, diags(c)); d != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", d)
 	}
 	if slices.Contains(ids(c), "REQ_DRAFT") {
