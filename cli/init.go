@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/needs"
 )
@@ -100,7 +101,51 @@ func runInit(args []string, stdout, _ io.Writer) (int, error) {
 	fmt.Fprint(stdout, preCommitSnippet(slashRoot))
 	fmt.Fprint(stdout, "\n")
 	fmt.Fprint(stdout, ciSnippet(slashRoot))
+	fmt.Fprint(stdout, firstSteps(root, slashRoot))
 	return 0, nil
+}
+
+// firstSteps are the last lines seg init prints: the road from reporting
+// to gating (docs/adopt.md) with this tree's own figures, read by a check
+// of the tree with the file just written. A tree seg cannot check says
+// why instead.
+func firstSteps(root, slashRoot string) string {
+	var b strings.Builder
+	b.WriteString("\nfirst steps on this tree (docs/adopt.md): ")
+	t, err := check.Open(root, "")
+	var c *check.Check
+	if err == nil {
+		c, _, err = t.Run(check.Options{At: now()})
+	}
+	if err != nil {
+		fmt.Fprintf(&b, "seg check cannot run yet: %v\n", err)
+		return b.String()
+	}
+	n := c.Counts()
+	cv := c.Coverage().All
+	fmt.Fprintf(&b, "%s, %d satisfied; %s, %s\n", plural(n.Requirements, "requirement"), n.Satisfied, plural(n.Errors, "error"), plural(n.Warnings, "warning"))
+	fmt.Fprintf(&b, "  1. report, failing on nothing:  seg check %s --fail-on none\n", slashRoot)
+	if n.Errors > 0 {
+		fmt.Fprintf(&b, "     (then fix or suppress the %s: seg cannot read those parts of the tree as written)\n", plural(n.Errors, "error"))
+	}
+	if n.Requirements > 0 {
+		gate := []string{fmt.Sprintf("satisfied=%d", floorPct(cv.Satisfied, cv.Requirements))}
+		if cv.Leaves > 0 {
+			gate = append(gate, fmt.Sprintf("implemented=%d", floorPct(cv.Implemented, cv.Leaves)), fmt.Sprintf("verified=%d", floorPct(cv.Verified, cv.Leaves)))
+		}
+		fmt.Fprintf(&b, "  2. gate on today's figures:     seg check %s --fail-on errors --min-coverage %s\n", slashRoot, strings.Join(gate, ","))
+	}
+	fmt.Fprintf(&b, "  3. hold every change to them:   seg diff --base origin/main %s\n", slashRoot)
+	return b.String()
+}
+
+// floorPct is n of d as a whole percentage, rounded down: a threshold the
+// tree meets today.
+func floorPct(n, d int) int {
+	if d == 0 {
+		return 0
+	}
+	return n * 100 / d
 }
 
 // createNew writes a file that must not exist yet (O_EXCL: not even one

@@ -244,3 +244,37 @@ func readsAsTOML(s string) bool {
 	}
 	return len(v) > 0 || strings.HasPrefix(s, "[")
 }
+
+// seg init's last lines are the adoption path with the tree's own
+// figures, and each command they print does what they say: the report
+// exits 0, and the thresholds are today's, so the gate passes today.
+func TestInitPrintsTheFirstSteps(t *testing.T) {
+	for name, files := range initTrees {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			mxWrite(t, dir, files)
+			code, out, stderr := run("init", dir)
+			if code != 0 {
+				t.Fatalf("seg init: exit %d\n%s", code, stderr)
+			}
+			_, steps, ok := strings.Cut(out, "\nfirst steps on this tree (docs/adopt.md): ")
+			if !ok {
+				t.Fatalf("no first steps in:\n%s", out)
+			}
+			var cmds [][]string
+			for _, line := range strings.Split(steps, "\n") {
+				if _, cmd, ok := strings.Cut(line, "  seg "); ok && strings.HasPrefix(strings.TrimSpace(line), "1.") || ok && strings.HasPrefix(strings.TrimSpace(line), "2.") {
+					cmds = append(cmds, strings.Fields(cmd))
+				}
+			}
+			if len(cmds) == 0 {
+				t.Fatalf("no commands in the first steps:\n%s", steps)
+			}
+			for _, args := range cmds {
+				if code, _, stderr := run(args...); code != 0 {
+					t.Errorf("seg %s: exit %d, want 0 on the tree as it is\n%s", strings.Join(args, " "), code, stderr)
+				}
+			}
+		})
+	}
+}
