@@ -111,6 +111,19 @@ var corpus = []struct {
 		},
 		wantIDs: []string{"I1", "I2"},
 	},
+	{
+		// A ubproject.toml at the top and the Sphinx project in docs/,
+		// whose conf.py reads it: docs/ is what Sphinx builds, not the
+		// toml's folder (and not "another project").
+		name: "ubproject-beside-docs",
+		files: map[string]string{
+			"ubproject.toml": "[needs]\ntypes = [{ directive = \"req\", title = \"Requirement\", prefix = \"R_\" }]\n",
+			"docs/conf.py":   "extensions = [\"sphinx_needs\"]\nneeds_from_toml = \"../ubproject.toml\"\n",
+			"docs/index.rst": ".. req:: A need\n   :id: R_UB1\n",
+			"README.rst":     ".. req:: Not in the Sphinx project\n   :id: bad id\n",
+		},
+		wantIDs: []string{"R_UB1"},
+	},
 }
 
 // TestCorpus holds seg to no error and no warning on every tree of the

@@ -64,7 +64,7 @@ var confPyPlaces = []string{"conf.py", "docs/conf.py", "doc/conf.py", "docs/sour
 func findProject(root string, cfg *parser.Config) (*Project, error) {
 	p := &Project{}
 	switch {
-	case cfg.Needs != nil && cfg.Needs.SrcDir != "":
+	case cfg.Needs != nil && cfg.Needs.SrcDir != "" && !tomlBesideNoConf(root, cfg.Needs):
 		rel, err := filepath.Rel(root, cfg.Needs.SrcDir)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, nil // a project outside the root: the root is read whole
@@ -94,6 +94,26 @@ func findProject(root string, cfg *parser.Config) (*Project, error) {
 	conf := path.Join(p.Dir, "conf.py")
 	full := filepath.Join(root, filepath.FromSlash(conf))
 	return p.readConf(conf, full)
+}
+
+// tomlBesideNoConf reports a sphinx-needs project read from a
+// ubproject.toml whose source folder holds no conf.py while one of the
+// usual places does: Sphinx builds that conf.py's folder (which reads the
+// toml with needs_from_toml), and a ubproject.toml is no Sphinx project,
+// so the conf.py decides what is read rather than the toml's folder.
+func tomlBesideNoConf(root string, n *needs.Project) bool {
+	if !strings.HasSuffix(n.File, ".toml") {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(n.SrcDir, "conf.py")); err == nil {
+		return false
+	}
+	for _, c := range confPyPlaces {
+		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(c))); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }
 
 // enclosingProject is the project of a root that lies inside a Sphinx
