@@ -168,6 +168,7 @@ type configFiles struct {
 type configFile struct {
 	rel, abs string // rel is "" for a file outside the root
 	data     []byte
+	seg      bool // seg's own file (seg.toml or --config), not the sphinx-needs project file
 }
 
 // names lists the files, for a note.
@@ -187,7 +188,7 @@ func (c configFiles) names() string {
 // read from, under root.
 func readConfigFiles(root string, cfg *config.Config) configFiles {
 	var out configFiles
-	for _, name := range []string{cfg.File, cfg.NeedsFile} {
+	for i, name := range []string{cfg.File, cfg.NeedsFile} {
 		if name == "" {
 			continue
 		}
@@ -195,7 +196,7 @@ func readConfigFiles(root string, cfg *config.Config) configFiles {
 		if err != nil {
 			continue
 		}
-		f := configFile{abs: name, data: data}
+		f := configFile{abs: name, data: data, seg: i == 0}
 		if rel, ok := underRoot(root, name); ok {
 			f.rel = filepath.FromSlash(rel)
 		}
@@ -256,6 +257,8 @@ func evaluateRevision(root, rev string, o *options, headCfg *configFiles) (*diff
 			e.Note = fmt.Sprintf("the base %s is read with the head's configuration (%s), as --base-config head says", rev, headCfg.names())
 		case used == "head":
 			e.Note = fmt.Sprintf("the base %s has no seg configuration (no seg.toml, no sphinx-needs project file): it is read with the head's (%s); --base-config base reads it with seg's defaults", rev, headCfg.names())
+		case used == "own" && o.baseConfig == "head":
+			e.Note = fmt.Sprintf("the head has no seg configuration: the base %s is read with its own, though --base-config head was given", rev)
 		case used == "none":
 			e.Note = fmt.Sprintf("neither the base %s nor the head has a seg configuration: both are read with seg's defaults", rev)
 			if o.baseConfig == "base" {
@@ -278,11 +281,11 @@ func baseConfig(tmp string, ro, o *options, headCfg *configFiles) (string, error
 			return "own", nil
 		}
 		return "none", nil
+	case len(headCfg.files) == 0 && has:
+		// --base-config head, and the head has none: there is nothing of
+		// the head's to read the base with.
+		return "own", nil
 	case len(headCfg.files) == 0:
-		// The head has none: the base is read with seg's defaults too.
-		if ro.config == "" {
-			os.Remove(filepath.Join(tmp, config.FileName))
-		}
 		return "none", nil
 	}
 	root, err := os.OpenRoot(tmp)
@@ -292,8 +295,10 @@ func baseConfig(tmp string, ro, o *options, headCfg *configFiles) (string, error
 	defer root.Close()
 	for _, f := range headCfg.files {
 		if f.rel == "" {
-			ro.config = f.abs // a seg.toml outside the root: the same file
-			continue
+			if f.seg {
+				ro.config = f.abs // a seg.toml outside the root: the same file
+			}
+			continue // a sphinx-needs project file outside the root is read where it is
 		}
 		if err := root.MkdirAll(filepath.Dir(f.rel), 0o755); err != nil {
 			return "", err
@@ -301,7 +306,7 @@ func baseConfig(tmp string, ro, o *options, headCfg *configFiles) (string, error
 		if err := root.WriteFile(f.rel, f.data, 0o644); err != nil {
 			return "", err
 		}
-		if ro.config != "" && filepath.Base(f.rel) == filepath.Base(ro.config) {
+		if f.seg {
 			ro.config = filepath.Join(tmp, f.rel)
 		}
 	}
