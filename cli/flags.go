@@ -43,6 +43,7 @@ type options struct {
 	title         string
 	base, head    string // seg diff: revisions
 	baseGraph     string // seg diff: seg-graph/1 documents joined to the files
+	baseConfig    string // seg diff: head or base: the configuration the base is read with
 	headGraph     string
 	filter        string
 	allowEmpty    bool
@@ -229,6 +230,7 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 		fs.StringVar(&o.head, "head", "", "evaluate the tree at git revision `REV` as the head (default: the work tree)")
 		fs.StringVar(&o.baseGraph, "base-graph", "", "with two files: the base's seg graph --format json `FILE`, to compare links and node text")
 		fs.StringVar(&o.headGraph, "head-graph", "", "with two files: the head's seg graph --format json `FILE`")
+		fs.StringVar(&o.baseConfig, "base-config", "", "the configuration the base is read with: `WHICH` is base (its own) or head (the head's); default: base when the base has one, else head")
 	}
 	return o, fs
 }

@@ -46,6 +46,16 @@ type Evaluation struct {
 	// options and body made by report.Evaluation until every node has a
 	// revision), or "" when only titles are known.
 	TextKind string
+	// HasEvidence is set when the requirements carry the evidence their
+	// verdicts counted (a run, or a seg-check/1 document with evidence[]).
+	HasEvidence bool
+	// Config says which configuration a side read from git was evaluated
+	// with: "own", "head" (the base read with the head's), "none" (seg's
+	// defaults); "" for a side read from a file or the work tree.
+	Config string
+	// Note is said once in every format when set (why a base was read
+	// with the head's configuration).
+	Note string
 }
 
 // Requirement is one requirement and its verdict, as seg-check/1 gives it.
@@ -58,6 +68,9 @@ type Requirement struct {
 	Verdict string   `json:"verdict"`
 	Status  string   `json:"status"`
 	Reasons []Reason `json:"reasons,omitempty"`
+	// Evidence is what the verdict counted (Evaluation.HasEvidence);
+	// seg diff compares it, and does not write it.
+	Evidence []Evidence `json:"-"`
 }
 
 // Reason is a blocking reason of a verdict.
@@ -111,7 +124,17 @@ type Diff struct {
 	// Worse counts the requirements that got worse (the gate): those in
 	// both whose status got worse, and added requirements that are
 	// failing.
-	Worse        int             `json:"worse"`
+	Worse int `json:"worse"`
+	// Lost lists the evidence that counted for a requirement in both at
+	// the base and does not at the head; LostRequirements is how many
+	// requirements lost some. Coverage lists the coverage measures of
+	// both sides; Fell is how many fell. Each fails the gate.
+	LostRequirements int       `json:"lost_requirements"`
+	Lost             []Lost    `json:"lost"`
+	Coverage         []Measure `json:"coverage"`
+	Fell             int       `json:"fell"`
+	// Notes are what the report says once (how a side was read).
+	Notes        []string        `json:"notes"`
 	Requirements RequirementDiff `json:"requirements"`
 	Diagnostics  DiagnosticDiff  `json:"diagnostics"`
 	Links        LinkDiff        `json:"links"`
@@ -123,6 +146,7 @@ type Side struct {
 	Label   string  `json:"label"`
 	Commit  string  `json:"commit,omitempty"`
 	At      string  `json:"at,omitempty"`
+	Config  string  `json:"config,omitempty"`
 	Summary Summary `json:"summary"`
 }
 
@@ -140,6 +164,9 @@ type Summary struct {
 type Compared struct {
 	Diagnostics bool `json:"diagnostics"`
 	Links       bool `json:"links"`
+	// Evidence is set when both sides carry the evidence their verdicts
+	// counted, so lost evidence could be looked for.
+	Evidence bool `json:"evidence"`
 	// Text is how node text was compared: "revision", "content",
 	// "title" (only titles were known on one side), or "" (no nodes).
 	Text string `json:"text"`
@@ -202,6 +229,10 @@ type NodeDiff struct {
 	TextChanged []Node `json:"text_changed"`
 }
 
+// Failed reports whether the diff fails the gate: a requirement got
+// worse, lost evidence, or a coverage measure fell.
+func (d *Diff) Failed() bool { return d.Worse > 0 || d.LostRequirements > 0 || d.Fell > 0 }
+
 // statusRank orders statuses from best to worst: the evidence saying no
 // (failing) is worse than no evidence yet (unproven).
 func statusRank(s string) int {
@@ -239,6 +270,25 @@ func Compare(base, head *Evaluation) *Diff {
 			d.Worse++
 		}
 	}
+	d.Compared.Evidence = base.HasEvidence && head.HasEvidence
+	d.Lost = compareEvidence(base, head)
+	for i, l := range d.Lost {
+		if i == 0 || d.Lost[i-1].Requirement != l.Requirement {
+			d.LostRequirements++
+		}
+	}
+	d.Coverage = compareCoverage(base, head)
+	for _, m := range d.Coverage {
+		if m.Fell {
+			d.Fell++
+		}
+	}
+	d.Notes = []string{}
+	for _, e := range []*Evaluation{base, head} {
+		if e.Note != "" {
+			d.Notes = append(d.Notes, e.Note)
+		}
+	}
 	d.Diagnostics = DiagnosticDiff{New: []Diagnostic{}, Fixed: []Diagnostic{}}
 	if base.HasDiagnostics && head.HasDiagnostics {
 		d.Compared.Diagnostics = true
@@ -259,7 +309,7 @@ func Compare(base, head *Evaluation) *Diff {
 }
 
 func side(e *Evaluation) Side {
-	s := Side{Label: e.Label, Commit: e.Commit, At: e.At}
+	s := Side{Label: e.Label, Commit: e.Commit, At: e.At, Config: e.Config}
 	s.Summary.Requirements = len(e.Requirements)
 	for _, r := range e.Requirements {
 		switch statusRank(r.status()) {

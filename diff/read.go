@@ -32,10 +32,13 @@ func Read(name string, r io.Reader) (*Evaluation, error) {
 	switch schema {
 	case "seg-check/1":
 		var doc struct {
-			At           string        `json:"at"`
-			Narrowed     []string      `json:"narrowed"`
-			Requirements []Requirement `json:"requirements"`
-			Diagnostics  []Diagnostic  `json:"diagnostics"`
+			At           string   `json:"at"`
+			Narrowed     []string `json:"narrowed"`
+			Requirements []struct {
+				Requirement
+				Evidence *[]Evidence `json:"evidence"`
+			} `json:"requirements"`
+			Diagnostics []Diagnostic `json:"diagnostics"`
 		}
 		if err := dec.Decode(&doc); err != nil {
 			return nil, fmt.Errorf("%s: bad seg-check/1 document: %v", name, err)
@@ -43,7 +46,16 @@ func Read(name string, r io.Reader) (*Evaluation, error) {
 		if err := whole(name, doc.Narrowed); err != nil {
 			return nil, err
 		}
-		e := &Evaluation{Label: name, At: doc.At, Requirements: doc.Requirements, Diagnostics: doc.Diagnostics, HasDiagnostics: true}
+		e := &Evaluation{Label: name, At: doc.At, Diagnostics: doc.Diagnostics, HasDiagnostics: true, HasEvidence: true}
+		for _, r := range doc.Requirements {
+			req := r.Requirement
+			if r.Evidence == nil {
+				e.HasEvidence = false // written by a seg before evidence[]
+			} else {
+				req.Evidence = *r.Evidence
+			}
+			e.Requirements = append(e.Requirements, req)
+		}
 		if err := e.valid(name); err != nil {
 			return nil, err
 		}

@@ -16,11 +16,11 @@ import (
 // fields, read the same way), with each node's revision.
 func Evaluation(c *check.Check, label string) *diff.Evaluation {
 	wh := whereOf(c)
-	e := &diff.Evaluation{Label: label, At: Date(c.At), HasDiagnostics: true, HasGraph: true, TextKind: "revision"}
+	e := &diff.Evaluation{Label: label, At: Date(c.At), HasDiagnostics: true, HasGraph: true, TextKind: "revision", HasEvidence: true}
 	for _, r := range c.Requirements() {
 		p := wh.at(r.Node.Pos())
 		dr := diff.Requirement{ID: r.Node.ID(), Kind: r.Node.Directive(), Title: r.Node.Title(), File: p.Filename, Line: p.Line,
-			Verdict: verdictWord(r.Verdict.Satisfied), Status: r.Verdict.Status.String()}
+			Verdict: verdictWord(r.Verdict.Satisfied), Status: r.Verdict.Status.String(), Evidence: countedEvidence(wh, c, &r.Verdict)}
 		for _, reason := range r.Verdict.Blocking() {
 			rp := wh.at(reason.Pos)
 			dr.Reasons = append(dr.Reasons, diff.Reason{Code: reason.Code.Name, Message: reason.Message, File: rp.Filename, Line: rp.Line, Column: rp.Column})
@@ -48,13 +48,52 @@ func WriteDiffJSON(w io.Writer, d *diff.Diff) error { return encode(w, d) }
 
 // diffTitle is the headline of a diff.
 func diffTitle(d *diff.Diff) string {
+	var parts []string
 	switch {
 	case d.Worse == 1:
-		return "1 requirement got worse"
+		parts = append(parts, "1 requirement got worse")
 	case d.Worse > 1:
-		return fmt.Sprintf("%d requirements got worse", d.Worse)
+		parts = append(parts, fmt.Sprintf("%d requirements got worse", d.Worse))
 	}
-	return "no requirement got worse"
+	switch {
+	case d.LostRequirements == 1:
+		parts = append(parts, "1 requirement lost evidence")
+	case d.LostRequirements > 1:
+		parts = append(parts, fmt.Sprintf("%d requirements lost evidence", d.LostRequirements))
+	}
+	switch {
+	case d.Fell == 1:
+		parts = append(parts, "1 coverage measure fell")
+	case d.Fell > 1:
+		parts = append(parts, fmt.Sprintf("%d coverage measures fell", d.Fell))
+	}
+	if len(parts) == 0 {
+		return "no requirement got worse"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lostText is a piece of lost evidence, without where.
+func lostText(l diff.Lost) string {
+	s := l.Kind + " " + l.ID
+	if l.Via != "" {
+		s += " (of test " + l.Via + ")"
+	}
+	return s
+}
+
+// shareText is a share as "3/4 (75.0%)".
+func shareText(s diff.Share) string { return fmt.Sprintf("%d/%d (%.1f%%)", s.Count, s.Of, s.Percent()) }
+
+// fallen are the coverage measures that fell.
+func fallen(d *diff.Diff) []diff.Measure {
+	var out []diff.Measure
+	for _, m := range d.Coverage {
+		if m.Fell {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func sideName(s diff.Side) string {
@@ -111,6 +150,9 @@ func notCompared(d *diff.Diff) []string {
 	if !d.Compared.Diagnostics {
 		out = append(out, "diagnostics (give seg check --format json documents)")
 	}
+	if !d.Compared.Evidence {
+		out = append(out, "lost evidence (a side's requirements carry no evidence[]: write it with this seg)")
+	}
 	if !d.Compared.Links {
 		out = append(out, "links and node text (give seg graph --format json documents too)")
 	} else if d.Compared.Text == "title" {
@@ -137,6 +179,17 @@ func WriteDiffText(w io.Writer, d *diff.Diff, colored bool) error {
 	rq := d.Requirements
 	worse, other, newFailing := splitChanges(rq)
 	t.regressions(worse, newFailing)
+	if t.section("lost evidence", len(d.Lost)) {
+		for _, l := range d.Lost {
+			fmt.Fprintf(t.bw, "  %s  %s: %s  %s → %s  %s\n", t.st.id(l.Requirement), lostText(l), t.st.bad(l.Now),
+				t.st.pos(fmt.Sprintf("%s:%d", l.File, l.Line)), t.st.pos(fmt.Sprintf("%s:%d", l.HeadFile, l.HeadLine)), l.Title)
+		}
+	}
+	if fell := fallen(d); t.section("coverage fell", len(fell)) {
+		for _, m := range fell {
+			fmt.Fprintf(t.bw, "  %s  %s → %s\n", m.Name(), shareText(m.Base), t.st.bad(shareText(m.Head)))
+		}
+	}
 	if t.section("other status changes", len(other)) {
 		for _, c := range other {
 			t.change(c)
@@ -185,7 +238,7 @@ type diffText struct {
 func (t diffText) head(d *diff.Diff) {
 	bw, st := t.bw, t.st
 	head := diffTitle(d)
-	if d.Worse > 0 {
+	if d.Failed() {
 		head = st.bad(head)
 	} else {
 		head = st.ok(head)
@@ -199,7 +252,11 @@ func (t diffText) head(d *diff.Diff) {
 	if d.Head.At != "" {
 		fmt.Fprintf(bw, ", evaluated at %s", d.Head.At)
 	}
-	bw.WriteString("\n\n")
+	bw.WriteString("\n")
+	for _, n := range d.Notes {
+		fmt.Fprintf(bw, "note: %s\n", n)
+	}
+	bw.WriteString("\n")
 	for _, f := range figures(d) {
 		fmt.Fprintf(bw, "  %-13s %6s → %-6s %s\n", f[0], f[1], f[2], signed(f[1], f[2]))
 	}
@@ -363,7 +420,7 @@ func (m *mdComment) emit(s string) {
 // head writes the headline, the two sides and the table of figures.
 func (m *mdComment) head(d *diff.Diff) {
 	icon := "✅"
-	if d.Worse > 0 {
+	if d.Failed() {
 		icon = "❌"
 	}
 	m.emit(fmt.Sprintf("### %s seg trace diff: %s", icon, diffTitle(d)))
@@ -373,6 +430,10 @@ func (m *mdComment) head(d *diff.Diff) {
 		when = ", evaluated at " + d.Head.At
 	}
 	m.emit(fmt.Sprintf("Base %s, head %s%s.", mdCode(sideName(d.Base)), mdCode(sideName(d.Head)), when))
+	for _, n := range d.Notes {
+		m.emit("")
+		m.emit("Note: " + mdEscape(n))
+	}
 	m.emit("")
 	m.emit("| | base | head | change |")
 	m.emit("|---|--:|--:|--:|")
@@ -431,7 +492,16 @@ func (m *mdComment) table(t mdTable) (left int) {
 func diffTables(d *diff.Diff) []mdTable {
 	rq := d.Requirements
 	worse, other := statusTables(rq)
-	return []mdTable{worse, other, mdRequirements("Requirements added", rq.Added), mdRequirements("Requirements removed", rq.Removed),
+	lost := mdTable{title: "Lost evidence", header: "| requirement | evidence | now | was at | now at |\n|---|---|---|---|---|"}
+	for _, l := range d.Lost {
+		lost.rows = append(lost.rows, fmt.Sprintf("| %s | %s | **%s** | %s | %s |", mdRequirement(l.Requirement, l.Title), mdEscape(lostText(l)),
+			mdEscape(l.Now), mdPos(l.File, l.Line), mdPos(l.HeadFile, l.HeadLine)))
+	}
+	fell := mdTable{title: "Coverage fell", header: "| measure | base | head |\n|---|--:|--:|"}
+	for _, m := range fallen(d) {
+		fell.rows = append(fell.rows, fmt.Sprintf("| %s | %s | **%s** |", mdEscape(m.Name()), shareText(m.Base), shareText(m.Head)))
+	}
+	return []mdTable{worse, lost, fell, other, mdRequirements("Requirements added", rq.Added), mdRequirements("Requirements removed", rq.Removed),
 		mdDiagnostics("New diagnostics", d.Diagnostics.New), mdDiagnostics("Fixed diagnostics", d.Diagnostics.Fixed),
 		mdEdges("Links added", d.Links.Added), mdEdges("Links removed", d.Links.Removed), mdEdgeChanges(d.Links.Changed),
 		mdNodes("Text changed", d.Nodes.TextChanged), mdNodes("Nodes added", d.Nodes.Added), mdNodes("Nodes removed", d.Nodes.Removed)}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/diff"
 	"github.com/seg-trace/seg/evaluate"
 )
 
@@ -79,6 +80,9 @@ type jsonRequirement struct {
 	// Policy names the evidence policy a leaf was decided under, left
 	// out for the seed's rule (docs/semantics.md, "Evidence policies").
 	Policy string `json:"policy,omitempty"`
+	// Evidence is what the verdict counted (evaluate.Result.Counted),
+	// what seg diff compares to find lost evidence.
+	Evidence []diff.Evidence `json:"evidence"`
 }
 
 type jsonReason struct {
@@ -131,7 +135,7 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 			ID: r.Node.ID(), Kind: r.Node.Directive(), Title: r.Node.Title(),
 			File: p.Filename, Line: p.Line, Leaf: r.Verdict.Leaf,
 			Verdict: verdictWord(r.Verdict.Satisfied), Status: r.Verdict.Status.String(), Reasons: []jsonReason{},
-			Policy: PolicyText(r.Verdict),
+			Policy: PolicyText(r.Verdict), Evidence: countedEvidence(wh, c, &r.Verdict),
 		}
 		for _, reason := range r.Verdict.Blocking() {
 			jr.Reasons = append(jr.Reasons, reasonJSON(wh, reason))
