@@ -85,7 +85,7 @@ func (e *segEngine) evalDay() time.Time {
 	return evaluate.Day(e.opts.Now())
 }
 
-func (e *segEngine) load(open map[string][]byte) (snapshot, error) {
+func (e *segEngine) load(buffers func() map[string][]byte) (snapshot, error) {
 	e.open = map[string][]byte{}
 	e.live = nil
 	t, o, err := e.opts.Open(e.root)
@@ -100,6 +100,12 @@ func (e *segEngine) load(open map[string][]byte) (snapshot, error) {
 		return s, err
 	}
 	e.live = t.Live(o)
+	// The buffers are taken once the configuration is read, as late as
+	// can be: an editor opens its documents right after initialized.
+	var open map[string][]byte
+	if buffers != nil {
+		open = buffers()
+	}
 	for p, text := range open {
 		e.open[p] = text
 		e.live.SetText(p, text)

@@ -520,7 +520,7 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	s.mu.Lock()
 	set := s.set
 	s.mu.Unlock()
-	lsp := s.lspDiagnostics(snap, file, set, enc)
+	lsp := s.lspDiagnostics(snap, file, set, enc, s.isOpen(file))
 	fs := snap.findings(file)
 	out := []protocol.CommandOrCodeAction{}
 	quick := protocol.CodeActionKindQuickFix
