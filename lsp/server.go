@@ -122,8 +122,11 @@ type server struct {
 	// right after it count.
 	noted     chan struct{}
 	notedOnce sync.Once
-	docs      map[string]*document
-	eng       engine
+	// opened is closed at the first didOpen.
+	opened     chan struct{}
+	openedOnce sync.Once
+	docs       map[string]*document
+	eng        engine
 
 	// analysis state, under mu
 	pending map[string][]byte // path -> open text, or nil: read the disk
@@ -162,6 +165,7 @@ func newServer(cfg Config) *server {
 		sent:     map[string]string{},
 		backlog:  map[string]bool{},
 		noted:    make(chan struct{}),
+		opened:   make(chan struct{}),
 		exitCode: make(chan int, 1),
 		set:      settings{CodesBaseURL: diag.DocURL, UnsatisfiedSeverity: "information", UnsatisfiedScope: "open"},
 	}
@@ -539,6 +543,7 @@ func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	s.docs[path] = &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: t}
 	s.markLocked(path, t.src)
 	s.mu.Unlock()
+	s.openedOnce.Do(func() { close(s.opened) })
 	return nil
 }
 
@@ -663,11 +668,17 @@ func (s *server) analyze(ctx context.Context) {
 		reload := s.reload || s.snap == nil
 		if reload && first {
 			// The first analysis waits for initialized, after which an
-			// editor opens its documents: they count from the start.
+			// editor opens its documents (at once), and for the first of
+			// them a moment: they count from the start.
 			s.mu.Unlock()
 			select {
 			case <-s.noted:
 			case <-time.After(200 * time.Millisecond):
+			case <-ctx.Done():
+			}
+			select {
+			case <-s.opened:
+			case <-time.After(firstOpenWait):
 			case <-ctx.Done():
 			}
 			s.mu.Lock()
@@ -757,6 +768,10 @@ func (s *server) analyze(ctx context.Context) {
 		}
 	}
 }
+
+// firstOpenWait is how long the first analysis waits after initialized
+// for the editor's first didOpen.
+const firstOpenWait = 100 * time.Millisecond
 
 // openPendingLocked reports whether an open document changed since the
 // last analysis took the buffers.
@@ -906,6 +921,10 @@ func (s *server) publish(snap snapshot, files []string, all bool, gen int, hold 
 	}
 }
 
+// backgroundPause slows the background publisher down, for the tests of
+// its cancellation (export_test.go); 0 outside tests.
+var backgroundPause time.Duration
+
 // publishFiles publishes files on every core (at start-up there are
 // thousands, each read and converted on its own). With gen >= 0 it runs
 // in the background: it stops at the first edit after gen, or when a
@@ -943,6 +962,9 @@ func (s *server) publishFiles(snap snapshot, files []string, set settings, enc e
 // background (gen >= 0: the edits the analysis covers) it takes the file
 // off the backlog, unless an edit came in since.
 func (s *server) publishFile(snap snapshot, f string, set settings, enc encoding, seq, gen int) {
+	if gen >= 0 && backgroundPause > 0 {
+		time.Sleep(backgroundPause)
+	}
 	diags := s.lspDiagnostics(snap, f, set, enc, s.isOpen(f))
 	key, _ := protocol.Marshal(diags)
 	s.pubMu.Lock()
