@@ -16,7 +16,8 @@ import (
 // its built-in LSP client, driven by testdata/neovim.lua (open a file,
 // wait for diagnostics, go to a definition, find references, hover (a
 // status, a revision, a stale link), complete an ID, apply code actions
-// (a "did you mean", accepting a stale link into seg.lock), shut down). The test fails when
+// (a "did you mean", accepting a stale link into seg.lock), read a status (a
+// code lens, an information diagnostic in the open document), shut down). The test fails when
 // any step does. Without Neovim it skips; SEG_REQUIRE_NEOVIM=1 (set by
 // .ci/run) makes that a failure.
 func TestNeovim(t *testing.T) {

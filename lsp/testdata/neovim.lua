@@ -103,6 +103,24 @@ local sysrev = hover:match('revision `(%x+)`')
 check(sysrev, 'no revision of SYS-1: ' .. hover)
 check(hover:find('link `REQ-2 refines SYS-1` is **stale**', 1, true), 'no stale link in the hover: ' .. hover)
 
+-- 4c. Statuses in the open document: SYS-1's code lens, with the
+-- evaluation's counts and first reason, and its status as a diagnostic
+-- of severity information (not a warning).
+step('status: code lens and information diagnostic')
+res = client.request_sync('textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(reqbuf) } }, 10000, reqbuf)
+check(res and res.result, 'no code lens result: ' .. vim.inspect(res))
+local lens
+for _, l in ipairs(res.result) do
+  if l.range.start.line == 6 then lens = l end
+end
+check(lens and lens.command and lens.command.title == 'unproven · 0 tests · 0 impls: refined by "REQ-2", which is unsatisfied',
+  'code lens of SYS-1: ' .. vim.inspect(res.result))
+check(vim.wait(10000, function()
+  for _, x in ipairs(vim.diagnostic.get(reqbuf)) do
+    if x.lnum == 6 and x.code == 'unsatisfied' then return x.severity == vim.diagnostic.severity.INFO end
+  end
+end, 20), 'no information diagnostic for SYS-1: ' .. vim.inspect(vim.diagnostic.get(reqbuf)))
+
 -- 5. Completion of a :verifies: entry in an unsaved edit of tests.rst.
 step('completion')
 vim.cmd('buffer ' .. buf)
