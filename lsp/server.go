@@ -8,7 +8,11 @@
 // the order they arrive; the analysis runs on its own goroutine, which
 // folds a burst of edits into one evaluation, and a request that needs
 // the analysis waits for the one that covers every edit received before
-// it. docs/editors.md is the user's side of it.
+// it. Each analysis publishes the open documents' diagnostics first and
+// the other files' in the background, which the next edit stops; a
+// requirement's status is a diagnostic in open documents only unless a
+// setting says otherwise (status.go: code lenses, inlay hints, pull
+// diagnostics). docs/editors.md is the user's side of it.
 package lsp
 
 import (
@@ -892,7 +896,11 @@ func (s *server) publish(snap snapshot, files []string, all bool, gen int, hold 
 		clear(s.backlog)
 		s.mu.Unlock()
 		if all && s.refresh && !hold {
-			go s.conn.Call(context.Background(), protocol.MethodWorkspaceDiagnosticRefresh, nil, nil)
+			// (Not awaited: the read loop must stay free for the answer.)
+			go func() {
+				var res jsonrpc2.RawMessage
+				s.conn.Call(context.Background(), protocol.MethodWorkspaceDiagnosticRefresh, nil, &res)
+			}()
 		}
 		return
 	}
