@@ -170,7 +170,11 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		Project: t.Config.Parser.Needs, Config: t.Config.Parser})
 	parsed = pp.Parsed
 	diags = append(diags, pp.Diagnostics...)
-	rs, err := t.loadResults(o, fset, parsed, rm)
+	// Implementations at the code tags of the tree's source files
+	// (codetags.go): witnesses may name them.
+	ct := t.codeTags(o, fset, lm.codeOverlay(), lm)
+	diags = append(diags, ct.diags...)
+	rs, err := t.loadResults(o, fset, parsed, ct.nodes, rm)
 	if err != nil {
 		return nil, err
 	}
@@ -187,14 +191,12 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		return nil, err
 	}
 	diags = append(diags, lock.Diagnostics...)
-	extra := rs.outcomes
-	if len(pp.External) > 0 {
-		extra = lm.withExternal(rs.outcomes, pp.External)
-	}
+	extra := lm.extraNodes(rs.nodes, ct.nodes, pp.External)
 	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
 	diags = append(diags, gdiags...)
+	diags = append(diags, graph.LinkMappingWarnings(g)...)
 	at := evaluate.Day(o.At)
-	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays}
+	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays, Policies: t.policies()}
 	var res *evaluate.Result
 	if prev, changed, ok := gm.Changed(); ok && lm.res != nil && lm.evaluated == prev {
 		// The graph is the last one with some nodes made anew: only the

@@ -13,9 +13,10 @@ import (
 // the filter selects are listed (and, for seg graph, only the nodes it
 // selects are drawn); verdicts and diagnostics stay the whole tree's
 // (SEG-SREQ-008). The filter is a sphinx-needs filter string, over the
-// fields needs.json has (id, type, title, status, tags, docname, each link
-// type and its _back list, the extra options, seg_kind, seg_status,
-// seg_verdict). A node the filter cannot be evaluated on (a type error,
+// fields of package needs' field model (needs.Project.Field: id, type,
+// title, status, tags, docname, content, each link type and its _back
+// list, the extra options, ...) and seg's own (seg_kind, seg_status,
+// seg_verdict, seg's link options). A node the filter cannot be evaluated on (a type error,
 // as Python would raise) is not selected, as sphinx-needs does; the
 // first such error is returned as a note. An unsupported filter is an
 // error.
@@ -24,7 +25,11 @@ func (c *Check) Filter(f *needs.Filter) (*Check, string, error) {
 	note := ""
 	for n := range c.Graph.Nodes() {
 		nf := nodeFields{c, n}
-		ok, err := f.Match(nf, needs.FilterContext{Docname: nf.docname()})
+		ctx := needs.FilterContext{Docname: nf.docname()}
+		if p := c.Graph.Needs(); p != nil {
+			ctx.Data, ctx.DataUnknown = p.FilterData, p.FilterDataUnknown
+		}
+		ok, err := f.Match(nf, ctx)
 		if err != nil {
 			if err.Unsupported {
 				return nil, "", fmt.Errorf("--filter %q: %s", f.Source, err.Msg)
@@ -64,33 +69,11 @@ func (f nodeFields) docname() string {
 	return needs.Docname(root, p.Filename)
 }
 
+// Field is seg's own fields (seg_kind, seg_status, seg_verdict, seg's own
+// link options and their _back lists), then package needs' field model.
 func (f nodeFields) Field(name string) (any, bool) {
-	n, g := f.n, f.c.Graph
-	p := g.Needs()
+	n := f.n
 	switch name {
-	case "id":
-		return n.ID(), true
-	case "type":
-		return n.Directive(), true
-	case "title", "full_title":
-		return n.Title(), true
-	case "docname":
-		return f.docname(), true
-	case "doctype":
-		return path.Ext(f.c.Files.Position(n.Pos()).Filename), true
-	case "lineno":
-		return f.c.Files.Position(n.Pos()).Line, true
-	case "type_name":
-		if t := p.Type(n.Directive()); t != nil {
-			return t.Title, true
-		}
-		return "", true
-	case "is_external":
-		return n.IsExternal(), true
-	case "parent_need":
-		return n.Parent(), true
-	case "tags":
-		return needs.SplitList(n.Attr("tags")), true
 	case "seg_kind":
 		return n.Kind().String(), true
 	case "seg_status", "seg_verdict":
@@ -106,42 +89,41 @@ func (f nodeFields) Field(name string) (any, bool) {
 		}
 		return "unsatisfied", true
 	}
-	if base, back := strings.CutSuffix(name, "_back"); back && f.isLink(base) {
-		return f.links(base, true), true
-	}
-	if f.isLink(name) {
-		return f.links(name, false), true
-	}
-	for _, a := range n.Attrs() {
-		if a.Name == name {
-			return a.Value, true
+	p := f.c.Graph.Needs()
+	if p.Link(name) == nil {
+		if base, back := strings.CutSuffix(name, "_back"); back && segLinks[base] {
+			return f.links(base, true), true
+		}
+		if segLinks[name] {
+			return f.links(name, false), true
 		}
 	}
-	if p.IsExtra(name) {
-		return p.Unset(name), true
-	}
-	if name == "status" || p.Takes(name) {
-		return nil, true
-	}
-	switch name {
-	case "content", "sections", "section_name", "signature", "is_modified", "modifications", "constraints_results":
-		return needs.NotComputed{}, true
-	}
-	return nil, false
+	return p.Field(f, name)
 }
 
-// isLink reports whether a name is a link option: a link type of the
-// project, or one of seg's own.
-func (f nodeFields) isLink(name string) bool {
-	if f.c.Graph.Needs().Link(name) != nil {
-		return true
+// Core is the node as the field model reads it. A node has no record of
+// whether a needimport made it, so is_import is not known here.
+func (f nodeFields) Core() needs.NeedCore {
+	n := f.n
+	pos := f.c.Files.Position(n.Pos())
+	c := needs.NeedCore{ID: n.ID(), Type: n.Directive(), Title: n.Title(), Docname: f.docname(),
+		Doctype: path.Ext(pos.Filename), Lineno: pos.Line, External: n.IsExternal(), ParentNeed: n.Parent()}
+	if n.IsExternal() {
+		c.Doctype = ".rst" // placed in its needs.json, read as sphinx-needs reads it
+	} else {
+		c.Content, c.HasContent = n.Body(), true
 	}
-	switch name {
-	case "refines", "verifies", "implements", "confirms", "witnesses", "excuses":
-		return true
-	}
-	return false
+	return c
 }
+
+func (f nodeFields) Option(name string) (string, bool) { return f.n.LookupAttr(name) }
+
+func (f nodeFields) Links(option string) []string { return f.links(option, false) }
+
+func (f nodeFields) BackLinks(option string) []string { return f.links(option, true) }
+
+// segLinks are seg's own link options.
+var segLinks = map[string]bool{"refines": true, "verifies": true, "implements": true, "confirms": true, "witnesses": true, "excuses": true}
 
 // links are the targets of a link option (ID or ID.part, dead links
 // included, dynamic functions left out), or with back the IDs of the

@@ -56,9 +56,19 @@ type liveMemo struct {
 	results resultsMemo
 	// lock is the seg.lock read last (most edits leave it as it was).
 	lock lockMemo
-	// external is the last run's outcomes and external needs, joined
-	// (withExternal).
-	external struct{ outcomes, needs, extra []parser.Node }
+	// external is the last run's outcomes, code tag implementations and
+	// external needs, joined (extraNodes).
+	external struct{ outcomes, code, needs, extra []parser.Node }
+	// code is what the code tags stage of the last run gave (codeTags).
+	code struct {
+		key   string
+		read  codeRead
+		files []*source.File
+		first int
+	}
+	// texts are the open buffers, which the code tags scan reads in
+	// place of the disk.
+	texts map[string][]byte
 	// res is the last run's evaluation, of the graph evaluated.
 	res       *evaluate.Result
 	evaluated *graph.Graph
@@ -69,8 +79,10 @@ type liveMemo struct {
 // parse cache, as Run reads them.
 func (t *Tree) Live(o Options) *Live {
 	p, _ := t.parser(o)
-	return &Live{t: t, o: o, p: p, base: source.NewFileSet(), sfs: map[string]*source.File{},
+	l := &Live{t: t, o: o, p: p, base: source.NewFileSet(), sfs: map[string]*source.File{},
 		files: map[string]*parser.File{}, texts: map[string][]byte{}, dirty: map[string]bool{}}
+	l.memo.texts = l.texts
+	return l
 }
 
 // SetText makes text the content of the file at path (a slash path
@@ -222,21 +234,38 @@ func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte) {
 	return f, buf
 }
 
-// withExternal is the outcomes of results files followed by the needs of
-// other projects, the extra nodes of the graph build. The post-processing
-// reads external needs anew every run; when they are what the last run
-// read, and the outcomes are the last run's, the last run's slice is
-// given again, so that the graph build can patch the last graph (it
-// knows extra nodes by their place in memory).
-func (lm *liveMemo) withExternal(outcomes, needs []parser.Node) []parser.Node {
-	if lm != nil && sameNodes(outcomes, lm.external.outcomes) && reflect.DeepEqual(needs, lm.external.needs) {
+// extraNodes is the outcomes of results files followed by the
+// implementations at code tags and the needs of other projects, the extra
+// nodes of the graph build. The post-processing reads external needs anew
+// every run; when they are what the last run read, and the outcomes and
+// code tag nodes are the last run's, the last run's slice is given again,
+// so that the graph build can patch the last graph (it knows extra nodes
+// by their place in memory).
+func (lm *liveMemo) extraNodes(outcomes, code, needs []parser.Node) []parser.Node {
+	if len(code) == 0 && len(needs) == 0 {
+		return outcomes
+	}
+	if lm != nil && sameNodes(outcomes, lm.external.outcomes) && sameNodes(code, lm.external.code) && reflect.DeepEqual(needs, lm.external.needs) {
 		return lm.external.extra
 	}
-	extra := append(slices.Clip(outcomes), needs...)
+	extra := append(append(slices.Clip(outcomes), code...), needs...)
 	if lm != nil {
-		lm.external.outcomes, lm.external.needs, lm.external.extra = outcomes, needs, extra
+		lm.external.outcomes, lm.external.code, lm.external.needs, lm.external.extra = outcomes, code, needs, extra
 	}
 	return extra
+}
+
+// codeOverlay is the open buffers of a live check, for the code tags
+// scan; nil for a plain run.
+func (lm *liveMemo) codeOverlay() func(string) ([]byte, bool) {
+	if lm == nil || lm.texts == nil {
+		return nil
+	}
+	texts := lm.texts
+	return func(p string) ([]byte, bool) {
+		t, ok := texts[p]
+		return t, ok
+	}
 }
 
 // sameNodes reports whether a and b are the same nodes in memory.

@@ -413,9 +413,14 @@ func junit(r *rand.Rand, n int) string {
 	b.WriteString("<?xml version=\"1.0\"?>\n<testsuites>\n  <testsuite name=\"suite\" timestamp=\"2026-11-20T10:00:00\">\n")
 	for range n {
 		fmt.Fprintf(&b, "    <testcase classname=\"suite\" name=\"case_%d\" time=\"0.1\"", r.IntN(6))
-		switch r.IntN(3) {
+		switch r.IntN(5) {
 		case 0:
 			b.WriteString("/>\n")
+		case 3, 4:
+			// A case that names the requirements it verifies: a test
+			// specification of its own (docs/results.md).
+			prop := [...]string{"FullyVerifies", "PartiallyVerifies"}[r.IntN(2)]
+			fmt.Fprintf(&b, "><properties><property name=%q value=\"R%d, R%d\"/></properties></testcase>\n", prop, r.IntN(4), r.IntN(4))
 		case 1:
 			b.WriteString("><failure message=\"boom\"/></testcase>\n")
 		default:
@@ -545,7 +550,27 @@ func TestLiveIsRunNeeds(t *testing.T) {
 	if external["ubproject.toml"] == disk["ubproject.toml"] || external["docs/system/requirements.rst"] == disk["docs/system/requirements.rst"] {
 		t.Fatal("examples/needs changed: the external needs are not set up")
 	}
+	// They also map links by the kinds at its ends and put an
+	// implements link on a requirement, in reverse (docs/sphinx-needs.md,
+	// "Mapping link types"): every run is then a full build, held to a
+	// fresh check like the others.
+	external["ubproject.toml"] += "\n[needs.links.satisfied_by]\noutgoing = \"satisfied by\"\n"
+	external["seg.toml"] = strings.Replace(external["seg.toml"], "[needs.links]\n",
+		"[needs.links]\nlinks = \"auto\"\nsatisfied_by = { edge = \"implements\", reverse = true }\n", 1)
+	external["docs/software/requirements.rst"] = strings.Replace(external["docs/software/requirements.rst"],
+		"         :satisfies: SYS_AUTO_CLOSE\n", "         :satisfies: SYS_AUTO_CLOSE\n         :satisfied_by: UNIT_MOTOR_DRIVER\n", 1)
+	if !strings.Contains(external["seg.toml"], "reverse = true") || !strings.Contains(external["docs/software/requirements.rst"], ":satisfied_by:") {
+		t.Fatal("examples/needs changed: the reverse mapping is not set up")
+	}
 	patched, runs := 0, 0
+	// The edits flip the fields the example's link conditions read: some
+	// runs must find one that fails.
+	reached := map[string]bool{}
+	defer func() {
+		if !reached[`"link-condition-failed"`] && !t.Failed() && !testing.Short() {
+			t.Errorf("no run reached a link condition that fails")
+		}
+	}()
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(seed), 11))
@@ -559,7 +584,17 @@ func TestLiveIsRunNeeds(t *testing.T) {
 					patched++
 				}
 			}}
-			liveSession(t, r, maps(tree, nil), 25, how, map[string]bool{})
+			tree = maps(tree, nil)
+			if seed%3 == 0 {
+				// The test's condition [asil == "B"] fails from the start;
+				// an edit may make it hold again.
+				const b = ":id: SWR_PINCH_THRESHOLD\n         :status: approved\n         :asil: "
+				if !strings.Contains(tree["docs/software/requirements.rst"], b+"B") {
+					t.Fatal("examples/needs changed: SWR_PINCH_THRESHOLD has no :asil: B")
+				}
+				tree["docs/software/requirements.rst"] = strings.Replace(tree["docs/software/requirements.rst"], b+"B", b+"A", 1)
+			}
+			liveSession(t, r, tree, 25, how, reached)
 		})
 	}
 	// The patch of a sphinx-needs graph (need links, parents) is held to

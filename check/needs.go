@@ -168,6 +168,12 @@ var suppressedBy = map[string][]string{
 	"needs.create_need":        {"missing-id", "invalid-id", "invalid-need-option"},
 }
 
+// silencedErrors are the errors suppress_warnings may silence: a dead
+// link of a need (needs.link_outgoing), which sphinx-needs then accepts
+// without a word. It makes no edge, so it proves nothing: a requirement
+// that counted on it stays unproven, and that verdict is never silenced.
+var silencedErrors = map[string]bool{"unresolved-link": true}
+
 // suppress moves the diagnostics the project's suppress_warnings silences
 // into c.Suppressed.
 func (c *Check) suppress(p *needs.Project) {
@@ -195,10 +201,10 @@ func (c *Check) suppress(p *needs.Project) {
 	for _, d := range c.Diagnostics {
 		entry, ok := by[d.Code.Name]
 		pos := c.Files.Position(d.Span.Start)
-		// An error is never silenced: a duplicate ID, an unresolved link
-		// or a dropped need would otherwise leave a green check over a
-		// trace that does not hold.
-		if ok && d.Severity() != diag.Error && about[fileLine{c.Files.File(d.Span.Start), pos.Line}] {
+		// An error is never silenced: a duplicate ID or a dropped need
+		// would otherwise leave a green check over a trace that does not
+		// hold. A dead link is the one exception (silencedErrors).
+		if ok && (d.Severity() != diag.Error || silencedErrors[d.Code.Name]) && about[fileLine{c.Files.File(d.Span.Start), pos.Line}] {
 			c.Suppressed = append(c.Suppressed, Suppressed{Diagnostic: d, By: entry})
 			continue
 		}

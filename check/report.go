@@ -30,10 +30,13 @@ import (
 // changed while the run read it.
 //
 // Without a cache, with results files to read (they are not in the key,
-// and a CI run reads new ones every time) or on a tree that holds the
-// cache, it is Run then render.
+// and a CI run reads new ones every time), with code to scan for tags, or
+// on a tree that holds the cache, it is Run then render.
 func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Check, io.Writer) (int, error)) (int, Stats, error) {
-	if o.Cache == nil || t.ReadsResults(o) || o.Cache.Overlaps(t.Root) {
+	// A tree whose code is scanned for tags depends on every file the
+	// scan reads, which the key does not hold: such a run is made anew
+	// (the tags of unchanged files come from the cache's memory).
+	if o.Cache == nil || t.ReadsResults(o) || t.ScansCode() || o.Cache.Overlaps(t.Root) {
 		c, stats, err := t.Run(o)
 		if err != nil {
 			return 0, stats, err

@@ -16,6 +16,10 @@ import (
 
 // resultsRead is what the results files of a run gave.
 type resultsRead struct {
+	// nodes are every node the results made: the outcomes, then the test
+	// specifications of cases that name requirements (the graph's extra
+	// nodes); outcomes is the first part of it.
+	nodes     []parser.Node
 	outcomes  []parser.Node
 	unmatched []results.Unmatched
 	diags     diag.List
@@ -30,7 +34,7 @@ const snippetLimit = 8 << 20
 // relative to the working folder) and by the config's [[results]] tables
 // (paths relative to the root) into outcome nodes. rm, when not nil, is
 // what the last run of a Live check left (resultsMemo).
-func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File, rm *resultsMemo) (resultsRead, error) {
+func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File, code []parser.Node, rm *resultsMemo) (resultsRead, error) {
 	// The command line comes first and wins over the config.
 	rs := resultsSources{root: t.Root, seen: map[string]bool{}}
 	if len(o.Results) > 0 {
@@ -39,14 +43,14 @@ func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File
 			return resultsRead{diags: rs.diags}, err
 		}
 		base := results.Source{Witnesses: o.Witnesses, Config: o.ResultsConfig,
-			Flaky: flaky(t.Config.ResultsFlaky), Origin: results.CommandLine}
+			Flaky: flaky(t.Config.ResultsFlaky), Origin: results.CommandLine, Verify: t.verifyProperties()}
 		if err := rs.add(patterns, base); err != nil {
 			return resultsRead{diags: rs.diags}, err
 		}
 	}
 	var cfgFile *source.File
 	for _, r := range t.Config.Results {
-		base := results.Source{Witnesses: r.Witnesses, Config: r.Config, Flaky: flaky(r.Flaky), Origin: t.tableOrigin(r, fset, &cfgFile)}
+		base := results.Source{Witnesses: r.Witnesses, Config: r.Config, Flaky: flaky(r.Flaky), Origin: t.tableOrigin(r, fset, &cfgFile), Verify: t.verifyProperties()}
 		if err := rs.add([]string{r.Path}, base); err != nil {
 			return resultsRead{diags: rs.diags}, err
 		}
@@ -59,15 +63,17 @@ func (t *Tree) loadResults(o Options, fset *source.FileSet, files []*parser.File
 		return out, nil
 	}
 	if rm != nil {
-		return rm.run(fset, files, rs.sources, out), nil
+		return rm.run(fset, files, code, rs.sources, out), nil
 	}
-	return readResults(fset, files, rs.sources, out), nil
+	return readResults(fset, files, code, rs.sources, out), nil
 }
 
 // readResults reads sources, adding each to fset, and makes outcomes of
-// their cases for the test specifications of files; out holds what
+// their cases for the test specifications of files (code are the
+// implementations made from code tags, which witnesses may name); out
+// holds what
 // finding the sources gave.
-func readResults(fset *source.FileSet, files []*parser.File, sources []results.Source, out resultsRead) resultsRead {
+func readResults(fset *source.FileSet, files []*parser.File, code []parser.Node, sources []results.Source, out resultsRead) resultsRead {
 	for i := range sources {
 		sf := fset.Add(sources[i].Path, 0, source.Newlines)
 		// A file outside the root shows no snippet, as a tree file would
@@ -78,10 +84,20 @@ func readResults(fset *source.FileSet, files []*parser.File, sources []results.S
 		}
 		sources[i].File = sf
 	}
-	outcomes, unmatched, d := results.Outcomes(files, sources)
-	out.outcomes, out.unmatched = outcomes, unmatched
+	nodes, unmatched, d := results.OutcomesWith(files, code, sources)
+	out.nodes, out.outcomes, out.unmatched = nodes, onlyOutcomes(nodes), unmatched
 	out.diags = append(out.diags, d...)
 	return out
+}
+
+// onlyOutcomes is the outcomes of the nodes results.Outcomes made: the
+// part before its test specifications.
+func onlyOutcomes(nodes []parser.Node) []parser.Node {
+	k := len(nodes)
+	for k > 0 && nodes[k-1].Kind == parser.Test {
+		k--
+	}
+	return nodes[:k:k]
 }
 
 // resultsSources gathers the results files of a run, each path once,
@@ -222,4 +238,18 @@ func indexOutcomes(outcomes []parser.Node) map[string]int {
 // ReadsResults reports whether a run with o reads test results files.
 func (t *Tree) ReadsResults(o Options) bool {
 	return len(o.Results) > 0 || len(t.Config.Results) > 0
+}
+
+// verifyProperties are the results properties that name requirements, as
+// the config gives them: nil (the defaults) when it names none.
+func (t *Tree) verifyProperties() []results.VerifyProperty {
+	ps := t.Config.VerifyProperties
+	if ps == nil {
+		return nil
+	}
+	out := make([]results.VerifyProperty, len(ps))
+	for i, p := range ps {
+		out[i] = results.VerifyProperty{Name: p.Name, Partial: p.Partial}
+	}
+	return out
 }

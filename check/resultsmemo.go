@@ -74,7 +74,7 @@ type resultsRun struct {
 
 // run is the results stage of a Live run (Tree.loadResults): sources
 // are the results files found, out what finding them gave.
-func (m *resultsMemo) run(fset *source.FileSet, files []*parser.File, sources []results.Source, out resultsRead) resultsRead {
+func (m *resultsMemo) run(fset *source.FileSet, files []*parser.File, code []parser.Node, sources []results.Source, out resultsRead) resultsRead {
 	now := time.Now()
 	if m.now != nil {
 		now = m.now()
@@ -93,14 +93,14 @@ func (m *resultsMemo) run(fset *source.FileSet, files []*parser.File, sources []
 		for _, f := range lr.files {
 			fset.Keep(f)
 		}
-		out.outcomes, out.unmatched = lr.out.outcomes, lr.out.unmatched
+		out.nodes, out.outcomes, out.unmatched = lr.out.nodes, lr.out.outcomes, lr.out.unmatched
 		out.diags = append(append(out.diags, lr.out.diags...), lr.tail...)
 		return out
 	}
 	first := len(fset.Files())
 	diags := out.diags
 	out.diags = nil
-	out = readResults(fset, files, sources, out)
+	out = readResults(fset, files, code, sources, out)
 	m.last = nil
 	if trusted {
 		m.last = newResultsRun(fset, first, sources, ids, pats, out)
@@ -199,7 +199,7 @@ func statSource(s results.Source) (fileID, bool) {
 // be read with the same settings.
 func sameSource(a, b results.Source) bool {
 	return a.Path == b.Path && slices.Equal(a.Witnesses, b.Witnesses) && a.Config == b.Config &&
-		a.Flaky == b.Flaky && a.Origin == b.Origin
+		a.Flaky == b.Flaky && a.Origin == b.Origin && slices.Equal(a.Verify, b.Verify)
 }
 
 // newResultsRun records a run that read sources (whose identities are

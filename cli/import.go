@@ -61,6 +61,11 @@ func runImport(args []string, stdout, stderr io.Writer) (int, check.Stats, error
 		fmt.Fprintln(stderr, "seg import: no test case of the results matches a test specification's :cases:; nothing written")
 		return exitTrouble, stats, nil
 	}
+	if n := propertyTests(c); n > 0 {
+		fmt.Fprintf(stderr, "seg import: %s confirm test specifications made from their cases' own properties (FullyVerifies, PartiallyVerifies, ...), which seg import does not write; nothing written. Read these results with --results or a [[results]] table instead (docs/results.md)\n",
+			plural(n, "outcome"))
+		return exitTrouble, stats, nil
+	}
 	// seg.lock is refused before anything is written, as seg review
 	// refuses it.
 	pin := pinsWanted(root, o.output, stderr)
@@ -121,4 +126,22 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// propertyTests counts the outcomes of c that confirm a test
+// specification made from a results case's properties: importing them
+// would write :confirms: links to specifications no file defines.
+func propertyTests(c *check.Check) int {
+	n := 0
+	for i := range c.Outcomes {
+		if cf := c.Outcomes[i].Option("confirms"); cf != nil {
+			for _, l := range cf.Links {
+				if t, ok := c.Graph.Lookup(l.ID); ok && t.Kind() == parser.Test && t.FromResults() {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -84,7 +83,7 @@ func runInit(args []string, stdout, _ io.Writer) (int, error) {
 	slashRoot := filepath.ToSlash(filepath.Clean(root))
 	fmt.Fprintf(stdout, "seg init: wrote %s", filepath.ToSlash(path))
 	if plan != nil {
-		fmt.Fprintf(stdout, " for the sphinx-needs project in %s: %d of %d need types and %d of %d link types mapped by their names; check them",
+		fmt.Fprintf(stdout, " for the sphinx-needs project in %s: %d of %d need types and %d of %d link types mapped by their names or their use in the tree; check them",
 			plan.source, plan.typesMapped, len(plan.types), plan.linksMapped, len(plan.links))
 	}
 	fmt.Fprintf(stdout, "\n\nnext: seg check %s\n\n", slashRoot)
@@ -127,6 +126,9 @@ type needsPlan struct {
 // ("" when none).
 type guess struct {
 	name, title, onto string
+	// value is the TOML value written (onto quoted when ""), why how it
+	// was guessed ("guessed from the name" when "").
+	value, why string
 }
 
 func planNeeds(root string, cfg *config.Config) *needsPlan {
@@ -144,13 +146,7 @@ func planNeeds(root string, cfg *config.Config) *needsPlan {
 		}
 		p.types = append(p.types, g)
 	}
-	for _, l := range cfg.Parser.Needs.Links {
-		g := guess{name: l.Option, onto: guessEdge(l.Option)}
-		if g.onto != "" {
-			p.linksMapped++
-		}
-		p.links = append(p.links, g)
-	}
+	p.guessLinks(root, cfg)
 	return p
 }
 
@@ -306,12 +302,17 @@ func initTOML(p *needsPlan) string {
 # unmapped type is still read, linked and shown (seg graph), and no rule
 # applies to it.
 #
-# seg init guessed these lines from the names alone. Check each one:
+# seg init guessed these lines from the names, and a link type whose
+# name says nothing from the kinds its entries join in the tree (the
+# note on each line says which). Check each one:
 # - a type mapped onto "requirement" must be verified by a test and
 #   implemented (or refined by requirements that are);
 # - a link mapped onto "refines" goes from the finer requirement to the
 #   one it refines, "verifies" from a test to what it verifies,
-#   "implements" from an implementation to what it implements.
+#   "implements" from an implementation to what it implements;
+#   "auto" makes the edge the kinds at its two ends call for, and
+#   { edge = "implements", reverse = true } the edge from the need named
+#   back to the need the link is written on.
 # A commented line was not guessed: uncomment it with the kind or link
 # it should have, or leave it out.
 `, p.source)
@@ -330,8 +331,7 @@ func initTOML(p *needsPlan) string {
 func writeGuesses(b *strings.Builder, gs []guess, first, choices string) {
 	width := 0
 	for _, g := range gs {
-		onto := cmp.Or(g.onto, first)
-		n := len(tomlKey(g.name)) + len(fmt.Sprintf(" = %q", onto))
+		n := len(tomlKey(g.name)) + len(" = "+g.textOr(first))
 		if g.onto == "" {
 			n += 2
 		}
@@ -342,8 +342,11 @@ func writeGuesses(b *strings.Builder, gs []guess, first, choices string) {
 		if g.title != "" {
 			about = fmt.Sprintf("%q: ", g.title)
 		}
-		line := fmt.Sprintf("%s = %q", tomlKey(g.name), cmp.Or(g.onto, first))
+		line := fmt.Sprintf("%s = %s", tomlKey(g.name), g.textOr(first))
 		note := about + "guessed from the name"
+		if g.why != "" {
+			note = about + g.why
+		}
 		if g.onto == "" {
 			line = "# " + line
 			note = about + "not guessed: " + choices
@@ -420,4 +423,21 @@ func ciSnippet(root string) string {
             root: %s
 `, rev, note, root)
 	return b.String()
+}
+
+// text is the TOML value of the guess.
+// textOr is the value written, first when nothing was guessed (a valid
+// value on a commented line, so that uncommenting it keeps the file good).
+func (g guess) textOr(first string) string {
+	if g.onto == "" && g.value == "" {
+		return fmt.Sprintf("%q", first)
+	}
+	return g.text()
+}
+
+func (g guess) text() string {
+	if g.value != "" {
+		return g.value
+	}
+	return fmt.Sprintf("%q", g.onto)
 }

@@ -79,8 +79,12 @@ func TestInitWritesALoadableConfig(t *testing.T) {
 				}
 			}
 			for _, l := range n.Links {
-				if want := guessEdge(l.Option); l.Edge != want {
-					t.Errorf("link type %q: edge %q, want %q", l.Option, l.Edge, want)
+				want := ""
+				if m, ok := guessLinkByName(l.Option); ok {
+					want = m.String()
+				}
+				if l.Mapping() != want {
+					t.Errorf("link type %q: mapping %q, want %q", l.Option, l.Mapping(), want)
 				}
 			}
 			if mapped == 0 {

@@ -89,7 +89,8 @@ func writeLock(root string, r *review.Review, o *options, stdout io.Writer) (int
 	if len(o.accept) > 0 && len(ids) == 0 {
 		return 0, usagef("seg review: --accept needs an ID")
 	}
-	after, err := r.Apply(review.Change{Accept: ids, All: o.acceptAll, Prune: o.prune}, r.Check.Graph.Closest)
+	ch := review.Change{Accept: ids, All: o.acceptAll, Prune: o.prune}
+	after, err := r.Apply(ch, r.Check.Graph.Closest)
 	var refused *review.RefusedError
 	var unknown *review.UnknownError
 	switch {
@@ -100,31 +101,81 @@ func writeLock(root string, r *review.Review, o *options, stdout io.Writer) (int
 	case err != nil:
 		return 0, err
 	}
+	// The conditions of the accepted links that do not hold are
+	// rewritten in the source: the one place review writes RST.
+	rewrites, err := r.Rewrites(ch)
+	var condErr *review.ConditionError
+	if errors.As(err, &condErr) {
+		return 0, usagef("%v", err)
+	}
 	name := filepath.Join(root, pins.FileName)
 	before, err := cfgfile.Read(name)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("seg review: cannot read %s: %v", name, err)
 	}
 	if o.dryRun {
+		for _, rw := range rewrites {
+			if err := report.WriteSourceDiff(stdout, rw.File, rw.Old, rw.New); err != nil {
+				return 0, err
+			}
+		}
 		return exitOK, report.WriteLockDiff(stdout, before, after)
 	}
 	added, changed, dropped := pinChanges(r.Check.Lock.Pins, after)
-	if added+changed+dropped == 0 && (before != nil || len(after) == 0) {
+	lockSame := added+changed+dropped == 0 && (before != nil || len(after) == 0)
+	if lockSame && len(rewrites) == 0 {
 		fmt.Fprintf(stdout, "%s: nothing to change (%s)\n", name, plural(len(after), "pin"))
 		return exitOK, nil
 	}
-	f, err := openOutput(name)
-	if err != nil {
-		return 0, err
+	// Every file is written whole beside itself first, and renamed into
+	// place only once all are: a file that cannot be written leaves every
+	// file as it was.
+	var outs []*outFile
+	defer func() {
+		for _, f := range outs {
+			f.discard()
+		}
+	}()
+	for _, rw := range rewrites {
+		f, err := openOutput(filepath.Join(root, filepath.FromSlash(rw.File)))
+		if err != nil {
+			return 0, err
+		}
+		outs = append(outs, f)
+		if _, err := f.bw.Write(rw.New); err != nil {
+			return 0, err
+		}
 	}
-	defer f.discard()
-	if err := pins.Write(f.bw, after); err != nil {
-		return 0, err
+	if !lockSame {
+		f, err := openOutput(name)
+		if err != nil {
+			return 0, err
+		}
+		outs = append(outs, f)
+		if err := pins.Write(f.bw, after); err != nil {
+			return 0, err
+		}
 	}
-	if err := f.finish(); err != nil {
-		return 0, err
+	for _, f := range outs {
+		if err := f.bw.Flush(); err != nil {
+			return 0, fmt.Errorf("seg: %v", err)
+		}
 	}
-	fmt.Fprintf(stdout, "%s: %s added, %d changed, %d dropped (%s)\n", name, plural(added, "pin"), changed, dropped, plural(len(after), "pin"))
+	for i, f := range outs {
+		if err := f.finish(); err != nil {
+			return 0, err
+		}
+		outs[i] = &outFile{} // finished: nothing to discard
+	}
+	for _, rw := range rewrites {
+		fmt.Fprintf(stdout, "%s: %s rewritten to the target's current value\n", filepath.Join(root, filepath.FromSlash(rw.File)), plural(len(rw.Conditions), "link condition"))
+		for _, c := range rw.Conditions {
+			fmt.Fprintf(stdout, "  %s: [%s] -> [%s]\n", c.Link, c.Was, c.Now)
+		}
+	}
+	if !lockSame {
+		fmt.Fprintf(stdout, "%s: %s added, %d changed, %d dropped (%s)\n", name, plural(added, "pin"), changed, dropped, plural(len(after), "pin"))
+	}
 	return exitOK, nil
 }
 

@@ -77,6 +77,9 @@ type Config struct {
 	// WaiverWarnDays is [check] waiver_warn_days: how many days before
 	// its expiry a waiver gets expiring-waiver (30 unless set; 0: never).
 	WaiverWarnDays int
+	// Verification properties, full verification and the [policy]
+	// table: evidence.go.
+	EvidencePolicy
 
 	// Ignores are the [[check.ignore]] tables: findings known and
 	// accepted, by path and code (ignore.go).
@@ -85,6 +88,9 @@ type Config struct {
 	// Matrix is seg.toml's [matrix] table: the HTML page's columns and
 	// the name of the tree in its heading (docs/matrix.md).
 	Matrix MatrixConfig
+
+	// Code is the [code] table: the code tags scan (docs/codetags.md).
+	Code CodeConfig
 
 	needs      *needs.Settings   // seg.toml's [needs] table
 	directives map[string]string // seg.toml's [directives], lower-cased
@@ -131,6 +137,9 @@ type fileFormat struct {
 	} `toml:"check"`
 	Review   *reviewSection   `toml:"review"`
 	Evidence *evidenceSection `toml:"evidence"`
+	// Policy is the [policy] table (evidence.go).
+	Policy map[string]any `toml:"policy"`
+	Code   *codeSection   `toml:"code"`
 }
 
 // DefaultWaiverWarnDays is how early a waiver's expiry is warned of when
@@ -145,6 +154,9 @@ type reviewSection struct {
 // evidenceSection is seg.toml's [evidence] table.
 type evidenceSection struct {
 	MaxAgeDays *int64 `toml:"max-age-days"`
+	// Properties and FullVerification: evidence.go.
+	Properties       map[string]string `toml:"properties"`
+	FullVerification bool              `toml:"full-verification"`
 }
 
 type resultsRule struct {
@@ -183,6 +195,9 @@ func Load(root, explicit string) (*Config, error) {
 	if err := loadNeeds(root, c); err != nil {
 		return nil, err
 	}
+	if err := c.checkPolicies(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -213,6 +228,9 @@ func Parse(name string, data []byte) (*Config, error) {
 	if err := c.readMaxAge(&f); err != nil {
 		return nil, err
 	}
+	if err := c.readEvidence(&f); err != nil {
+		return nil, err
+	}
 	if err := c.readFailOn(&f); err != nil {
 		return nil, err
 	}
@@ -223,6 +241,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	if err := c.readDirectives(f.Directives); err != nil {
+		return nil, err
+	}
+	if err := c.readCode(&f); err != nil {
 		return nil, err
 	}
 	if f.Matrix != nil {

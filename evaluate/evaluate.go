@@ -31,7 +31,10 @@ type Verdict struct {
 	Satisfied bool
 	Status    Status
 	Leaf      bool
-	Reasons   []Reason // blocking reasons first, each group in source order
+	// Policy is the evidence policy a leaf was decided under (policy.go),
+	// nil for the seed's rule.
+	Policy  *Policy
+	Reasons []Reason // blocking reasons first, each group in source order
 	Evidence
 }
 

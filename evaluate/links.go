@@ -53,7 +53,19 @@ func (e *evaluation) LinkState(edge *graph.Edge) LinkState {
 	return linkState(e.g, e.opts.RequirePins, edge)
 }
 
+// linkState is LinkState for g. A link whose entry's condition does not
+// hold for its target (or cannot be evaluated) is stale too: the
+// condition is a pin written in the entry (graph.Condition).
 func linkState(g *graph.Graph, requirePins bool, edge *graph.Edge) LinkState {
+	if !g.ConditionHolds(edge) {
+		return Stale
+	}
+	return pinState(g, requirePins, edge)
+}
+
+// pinState is what seg.lock says of the link e was written in: current
+// (no pin, or its target's revision now), stale or unreviewed.
+func pinState(g *graph.Graph, requirePins bool, edge *graph.Edge) LinkState {
 	if !requirePins && !g.HasPins() { // most trees, and every one without seg.lock
 		return Current
 	}
@@ -82,6 +94,9 @@ func linkState(g *graph.Graph, requirePins bool, edge *graph.Edge) LinkState {
 func (e *evaluation) active(edge *graph.Edge) (ok bool, why *diag.Code) {
 	switch e.LinkState(edge) {
 	case Stale:
+		if c := e.g.Condition(edge); !c.Holds() {
+			return false, c.Code()
+		}
 		return false, CodeStaleLink
 	case Unreviewed:
 		return false, CodeUnreviewedLink
@@ -95,6 +110,9 @@ func (e *evaluation) active(edge *graph.Edge) (ok bool, why *diag.Code) {
 // stateWord is how a reason names why an edge is not active: its written
 // state, or "stale" or "unreviewed".
 func (e *evaluation) stateWord(edge *graph.Edge) string {
+	if c := e.g.Condition(edge); !c.Holds() {
+		return fmt.Sprintf("stale: its condition [%s] does not hold for %q (%s)", c.Text, e.g.To(edge).ID(), c.Values())
+	}
 	if s := e.LinkState(edge); s != Current {
 		return s.String()
 	}
@@ -123,7 +141,8 @@ func (e *evaluation) linkDiagnostics() diag.List {
 // edit changed.
 func (e *evaluation) linkDiagnostic(edge *graph.Edge) (diag.Diagnostic, bool) {
 	g := e.g
-	switch e.LinkState(edge) {
+	// A condition that does not hold has its own finding, the graph's.
+	switch pinState(g, e.opts.RequirePins, edge) {
 	case Stale:
 		l := g.Link(edge)
 		pin, _ := g.Pin(edge)
@@ -148,4 +167,15 @@ func (e *evaluation) linkDiagnostic(edge *graph.Edge) (diag.Diagnostic, bool) {
 		}, true
 	}
 	return diag.Diagnostic{}, false
+}
+
+// staleDetail is what an excluded outcome's reason says of a stale link
+// (its confirms or witnesses link, named link): changed, what a stale pin
+// means, or which condition does not hold and what the target's fields
+// are now.
+func (e *evaluation) staleDetail(edge *graph.Edge, link, changed string) string {
+	if c := e.g.Condition(edge); !c.Holds() {
+		return fmt.Sprintf("its %s link's condition [%s] does not hold for %q: %s", link, c.Text, e.g.To(edge).ID(), c.Values())
+	}
+	return fmt.Sprintf("%s (its %s link is stale)", changed, link)
 }

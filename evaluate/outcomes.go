@@ -95,6 +95,8 @@ type Options struct {
 	// gets expiring-waiver ([check] waiver_warn_days, 30 unless set); 0
 	// for no warning.
 	WaiverWarnDays int
+	// Policies are the evidence policies (policy.go); nil for none.
+	Policies *Policies
 }
 
 // evaluation is what one Evaluate call knows besides the graph.
@@ -275,7 +277,7 @@ func (e *evaluation) excluded(o, t *graph.Node, confirms []*graph.Edge) (*diag.C
 	for _, c := range confirms {
 		switch e.LinkState(c) {
 		case Stale:
-			return ReasonStaleEvidence, fmt.Sprintf("test %q changed since it was observed (its confirms link is stale)", t.ID())
+			return ReasonStaleEvidence, e.staleDetail(c, "confirms", fmt.Sprintf("test %q changed since it was observed", t.ID()))
 		case Unreviewed:
 			return ReasonUnreviewedEvidence, fmt.Sprintf("its confirms link to test %q has no pin (strict review)", t.ID())
 		}
@@ -332,7 +334,7 @@ func (e *evaluation) witnessed(o *graph.Node) (*diag.Code, string) {
 		case Current:
 			return nil, ""
 		case Stale:
-			why, detail = ReasonStaleEvidence, fmt.Sprintf("implementation %q changed since it was observed (its witnesses link is stale)", g.To(w).ID())
+			why, detail = ReasonStaleEvidence, e.staleDetail(w, "witnesses", fmt.Sprintf("implementation %q changed since it was observed", g.To(w).ID()))
 		case Unreviewed:
 			if why == nil {
 				why, detail = ReasonUnreviewedEvidence, fmt.Sprintf("its witnesses link to %q has no pin (strict review)", g.To(w).ID())

@@ -13,12 +13,14 @@ import (
 func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 	var blocking, notes []Reason
 	activeV, activeI := false, false
+	activeFull := false // an active verifies edge that is not partial
 	var inactive []string
 	last := -1 // edges arrive sorted by their test, so repeats are adjacent
 	for _, te := range v.Verifies {
 		e, t := te.Edge, te.Node
 		if ok, why := r.eval.active(e); ok {
 			activeV = true
+			activeFull = activeFull || !e.Partial()
 		} else {
 			state := r.eval.stateWord(e)
 			inactive = append(inactive, fmt.Sprintf("%q (%s)", t.ID(), state))
@@ -48,14 +50,21 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 		}
 	}
 	var clauses []Reason
-	if !activeV {
+	p := r.eval.policyOf(n)
+	needV, needFull, needI := policyClauses(p)
+	v.Policy = p
+	if !activeV && needV {
 		msg := "no active verifies edge: no test specification verifies it"
 		if len(inactive) > 0 {
 			msg = "no active verifies edge: only " + strings.Join(inactive, ", ")
 		}
 		clauses = append(clauses, Reason{Code: ReasonNoActiveVerifies, Pos: n.Pos(), Subject: n.ID(), Blocking: true, Message: msg})
 	}
-	if !activeI {
+	if activeV && needFull && !activeFull {
+		clauses = append(clauses, Reason{Code: ReasonPartialOnly, Pos: n.Pos(), Subject: n.ID(), Blocking: true,
+			Message: "only partial verification: every active verifies edge verifies it in part, but " + p.String()})
+	}
+	if !activeI && needI {
 		msg := "no active implements edge: no implementation implements it"
 		if len(inactiveI) > 0 {
 			msg = "no active implements edge: only " + strings.Join(slices.Compact(inactiveI), ", ")
@@ -63,6 +72,9 @@ func (r *Result) leaf(g *graph.Graph, n *graph.Node, v *Verdict) {
 		clauses = append(clauses, Reason{Code: ReasonNoActiveImplements, Pos: n.Pos(), Subject: n.ID(), Blocking: true, Message: msg})
 	}
 	blocking = append(clauses, blocking...)
+	if p != nil {
+		notes = append(notes, Reason{Code: ReasonPolicy, Pos: n.Pos(), Subject: n.ID(), Message: "decided under " + p.String()})
+	}
 	v.Satisfied = len(blocking) == 0
 	v.Reasons = append(blocking, notes...)
 }

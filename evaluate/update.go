@@ -124,6 +124,10 @@ func updatable(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, 
 	}
 	a, b := o, prev.opts
 	a.At, b.At = time0, time0
+	if !samePolicies(&a, &b) {
+		return false
+	}
+	a.Policies, b.Policies = nil, nil
 	if a != b || !Day(o.At).Equal(prev.At) {
 		return false
 	}

@@ -272,6 +272,7 @@ func (g *Graph) lookUp(n *parser.Node, dst []int32) []int32 {
 // gives what one core gives.
 func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 	g := b.g
+	b.pn = pn
 	run := func(pb *builder, lo, hi int) {
 		// Every link entry makes at most one edge: the array never grows.
 		pb.edges = make([]Edge, 0, first[hi]-first[lo])
@@ -288,7 +289,7 @@ func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 			lo, hi := len(pn)*w/workers, len(pn)*(w+1)/workers
 			part := *g
 			part.open = nil
-			pb := &builder{g: &part, files: b.files, needs: b.needs}
+			pb := &builder{g: &part, files: b.files, needs: b.needs, pn: pn}
 			parts[w] = pb
 			wg.Add(1)
 			go func() {
@@ -301,10 +302,13 @@ func (b *builder) makeEdges(pn []*parser.Node, first, targets []int32) {
 			g.open = append(g.open, pb.g.open...)
 			b.diags = append(b.diags, pb.diags...)
 			b.owners = append(b.owners, pb.owners...)
+			b.reversed = append(b.reversed, pb.reversed...)
 		}
 	} else {
 		run(b, 0, len(pn))
 	}
+	b.giveReversed(b.reversed)
+	b.reversed = nil
 	g.adjacency()
 }
 
@@ -407,6 +411,9 @@ type builder struct {
 	needs   *needs.Project
 	extras  []edgeExtra // see extra
 	edges   []Edge      // the edges links makes, before setOut hands them out
+	// reversed are the edges of reverse mappings links makes: each
+	// leaves the node the entry names (giveReversed).
+	reversed []Edge
 	// owner is the node the findings made now are about (-1: none, or
 	// several), owners that of each finding in diags; dup, when not nil,
 	// collects the IDs more than one node has (for a Memo).
@@ -415,6 +422,10 @@ type builder struct {
 	dup    map[string]bool
 	// pinSlab is where attachPin allocates pins.
 	pinSlab []Pin
+	// pn are the parses of the graph's nodes, by index, which link
+	// conditions read of their targets; filters the conditions parsed.
+	pn      []*parser.Node
+	filters map[string]condFilter
 }
 
 func (b *builder) diag(d diag.Diagnostic) {
@@ -443,7 +454,7 @@ func (b *builder) fill(nn *Node, i int, n *parser.Node, shadow, parent string) {
 	if b.needs != nil {
 		nn.need = b.needs.Type(n.Directive) != nil
 		nn.parent = parent
-		if nn.need && !n.External {
+		if nn.need && !n.External && !n.Imported {
 			nn.parts, nn.partsKnown = parser.NeedParts(n.Body), true
 		}
 	}
@@ -480,9 +491,7 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.revision = n.Revision
 	g.fromResults = n.FromResults
 	g.caseNames = n.CaseNames
-	if n.Kind == parser.Waiver {
-		g.justification = n.Body
-	}
+	g.body = n.Body
 	g.external = n.External
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
@@ -608,7 +617,9 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 			if parser.StatefulLinks[o.Name] {
 				state = l.State
 			}
-			b.edges = append(b.edges, newEdge(spec.typ, from, to, state, l.Span))
+			e := newEdge(spec.typ, from, to, state, l.Span)
+			e.partial = l.Partial && spec.typ == Verifies
+			b.edges = append(b.edges, e)
 		}
 	}
 }

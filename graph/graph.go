@@ -129,19 +129,21 @@ type Node struct {
 	kind      parser.Kind
 	directive string
 	title     string
-	pos       source.Pos
-	attrs     []Attr
+	// body is the directive's content, verbatim and dedented: a
+	// waiver's justification, a need's content.
+	body  string
+	pos   source.Pos
+	attrs []Attr
 
 	// outcome
 	result    Result
 	resultRaw string
 	config    string
 	// waiver
-	expires       time.Time
-	hasExpires    bool
-	expiresOK     bool
-	expiresText   string
-	justification string
+	expires     time.Time
+	hasExpires  bool
+	expiresOK   bool
+	expiresText string
 	// implementation
 	sources string
 	// test
@@ -236,8 +238,17 @@ func (n *Node) FromResults() bool { return n.fromResults }
 func (n *Node) CaseNames() []string { return append([]string(nil), n.caseNames...) }
 
 // Justification is a waiver's content, dedented: why the failure it
-// excuses is accepted. "" for other nodes (their content is not kept).
-func (n *Node) Justification() string { return n.justification }
+// excuses is accepted; "" for other nodes (Body has their content).
+func (n *Node) Justification() string {
+	if n.kind != parser.Waiver {
+		return ""
+	}
+	return n.body
+}
+
+// Body is the node's content, verbatim and dedented (a need's content
+// in sphinx-needs' terms).
+func (n *Node) Body() string { return n.body }
 
 // Broken reports whether an error diagnostic is about the node itself: an
 // option or value of it, its ID, or one of its link entries. Such an
@@ -267,18 +278,26 @@ func (n *Node) IsExternal() bool { return n.external }
 // (or when the tree is no sphinx-needs project: only needs.json uses it).
 func (n *Node) Parent() string { return n.parent }
 func (n *Node) Attr(name string) string {
+	v, _ := n.LookupAttr(name)
+	return v
+}
+
+// LookupAttr is the value of the attribute name and whether the node has
+// it (the first, when it is repeated).
+func (n *Node) LookupAttr(name string) (string, bool) {
 	for _, a := range n.attrs {
 		if a.Name == name {
-			return a.Value
+			return a.Value, true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // Edge is one resolved link entry.
 type Edge struct {
 	typ      EdgeType
 	state    parser.State
+	partial  bool // a verifies edge that verifies only in part
 	from, to int32
 	// The link entry's position and, when it sits on one line, its width:
 	// a whole Span would double the size of the graph's largest array.
@@ -295,9 +314,16 @@ func newEdge(typ EdgeType, from, to int32, state parser.State, sp source.Span) E
 // edgeExtra is what an edge made by a sphinx-needs link option adds.
 type edgeExtra struct {
 	option, part, condition string
+	cond                    *condResult // what the condition says of the target (conditions.go)
 }
 
 func (e *Edge) Type() EdgeType { return e.typ }
+
+// Partial reports whether a verifies edge verifies its requirement only in
+// part: made from a results case's PartiallyVerifies property
+// (docs/results.md). The leaf rule counts it as any verifies edge unless
+// the requirement's policy asks for full verification.
+func (e *Edge) Partial() bool { return e.partial }
 
 // Option is the link option the edge was written in: for seg's own
 // options the edge type's name, for a sphinx-needs one its option name
@@ -310,7 +336,8 @@ func (e *Edge) Option() string {
 }
 
 // Part and Condition are the need part and the condition the entry named
-// ("ID.part[condition]"), "" when none. seg evaluates neither.
+// ("ID.part[condition]"), "" when none. seg does not check the part; the
+// condition is evaluated against the target (Graph.Condition).
 func (e *Edge) Part() string {
 	if e.x != nil {
 		return e.x.part

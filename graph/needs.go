@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,6 +25,10 @@ import (
 func (b *builder) needLinks(from int32, o *parser.Option, lt *needs.LinkType, kind parser.Kind) {
 	g := b.g
 	spec, mapped := edgeSpec[lt.Edge]
+	if !mapped && lt.Mapped() {
+		// auto or a list: a suggestion looks among requirements.
+		spec, mapped = edgeSpec["refines"], true
+	}
 	for j := range o.Links {
 		l := &o.Links[j]
 		if l.IsDynamic() {
@@ -80,15 +85,26 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *needs.LinkType, ki
 			g.nodes[from].broken = true
 			continue
 		}
-		typ, state := Link, parser.Active
-		if mapped && kind == spec.from && g.nodes[to].kind == spec.target {
-			typ = spec.typ
-			if parser.StatefulLinks[lt.Edge] {
+		typ, state, reversed := Link, parser.Active, false
+		if name, rev, ok := mapLink(lt, kind, g.nodes[to].kind); ok {
+			typ, reversed = edgeSpec[name].typ, rev
+			if parser.StatefulLinks[name] {
 				state = l.State
 			}
 		}
 		e := newEdge(typ, from, to, state, l.Span)
-		e.x = b.extra(edgeExtra{option: o.Name, part: part, condition: l.Condition})
+		x := edgeExtra{option: o.Name, part: part, condition: l.Condition}
+		if l.Condition != "" {
+			x.cond = b.condition(from, to, o, l)
+		}
+		e.x = b.extra(x)
+		if reversed {
+			// The need named is the edge's start: the edge is its
+			// own, handed to it once every node is linked (reversed).
+			e.from, e.to = to, from
+			b.reversed = append(b.reversed, e)
+			continue
+		}
 		b.edges = append(b.edges, e)
 	}
 }
@@ -124,4 +140,50 @@ func partList(parts []string) string {
 		q[i] = fmt.Sprintf("%q", p)
 	}
 	return "the parts " + strings.Join(q, ", ")
+}
+
+// mapLink is the seg edge an entry of link type lt makes from a node of
+// kind from to one of kind to: the first of the type's candidate edges
+// whose kinds fit, and whether the edge runs from the node named back to
+// the one the entry is written on (a reverse mapping). ok is false when
+// none fits: the entry makes a Link edge.
+func mapLink(lt *needs.LinkType, from, to parser.Kind) (edge string, reversed, ok bool) {
+	edges, rev := lt.Candidates()
+	if rev {
+		from, to = to, from
+	}
+	for _, name := range edges {
+		if s, known := edgeSpec[name]; known && s.from == from && (s.target == to || s.also != 0 && s.also == to) {
+			return name, rev, true
+		}
+	}
+	return "", false, false
+}
+
+// giveReversed hands each edge of a reverse mapping, made while its
+// target was linked, to the node it leaves, keeping every node's edges
+// sorted as setOut sorts them.
+func (b *builder) giveReversed(reversed []Edge) {
+	if len(reversed) == 0 {
+		return
+	}
+	g := b.g
+	touched := map[int32]bool{}
+	for _, e := range reversed {
+		n := g.nodes[e.from]
+		n.out = append(n.out[:len(n.out):len(n.out)], e)
+		touched[e.from] = true
+	}
+	for i := range touched {
+		n := g.nodes[i]
+		slices.SortFunc(n.out, func(x, y Edge) int {
+			if x.typ != y.typ {
+				return cmp.Compare(x.typ, y.typ)
+			}
+			if x.to != y.to {
+				return cmp.Compare(x.to, y.to)
+			}
+			return b.files.Compare(x.pos, y.pos)
+		})
+	}
 }

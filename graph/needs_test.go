@@ -77,7 +77,7 @@ const needsTree = `.. req:: Parent
 
 .. req:: Child
    :id: REQ_C
-   :satisfies: REQ_P[status == "open"]
+   :satisfies: REQ_P[type == "req"]
    :links: SPEC_1.part_a
 
    .. spec:: Nested spec
@@ -114,7 +114,7 @@ func TestNeedEdges(t *testing.T) {
 	g, ds := buildNeeds(t, needsTree)
 	want := []string{
 		"IMPL_1 -implements/implements-> REQ_C",
-		"REQ_C -refines/satisfies-> REQ_P if status == \"open\"",
+		"REQ_C -refines/satisfies-> REQ_P if type == \"req\"",
 		"REQ_C -link/links-> SPEC_1 part=part_a",
 		"SEG-1 -refines/refines-> REQ_P",
 		"SPEC.2 -link/links-> SPEC.2",

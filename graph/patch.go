@@ -31,7 +31,9 @@ import (
 //     refines edge and where it is written;
 //   - an edge's pin is the seg.lock lines of its link, all of which name
 //     the node it leaves; a line is an orphan pin when that node has no
-//     edge of its link (or the tree no node of the ID).
+//     edge of its link (or the tree no node of the ID);
+//   - an edge's condition (and its finding) reads the fields of the node
+//     it names: a change to that node links its source again.
 
 // ownedDiag is a finding about one node, kept so that a patch can replace
 // the findings of the nodes it changes and keep the others.
@@ -114,7 +116,10 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	if cfg != nil {
 		np = cfg.Needs
 	}
-	if np != lb.needs {
+	if np != lb.needs || np.HasReverse() {
+		// A reverse mapping gives a node edges written in another
+		// node's file: an edit there relinks a node the patch would
+		// not touch.
 		return nil, nil, false
 	}
 	ed, ok := m.edited(files, np != nil)
@@ -198,8 +203,9 @@ type patcher struct {
 
 // newPatcher starts a patch of the last graph for an edit of the nodes
 // dirty. Besides those, it links again the nodes that name one of them
-// with a link of the wrong kind (their finding shows where it is) or a
-// link to one of its parts (which the edit may have added or removed).
+// with a link of the wrong kind (their finding shows where it is), a
+// link to one of its parts (which the edit may have added or removed) or
+// a link that has a condition (it reads the target's fields).
 func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32) *patcher {
 	g0 := m.last.g
 	relink := slices.Clone(dirty)
@@ -213,11 +219,12 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32
 			relink = append(relink, o.from)
 		}
 	}
-	// A link to a part of an edited need: the need may define the part
-	// no longer, or now.
+	// A link to a part of an edited need (the need may define the part
+	// no longer, or now), and a link condition, which reads its target's
+	// fields: the nodes that name a changed node so link again.
 	for _, i := range dirty {
 		for _, e := range g0.nodes[i].in {
-			if e.x != nil && e.x.part != "" {
+			if e.x != nil && (e.x.part != "" || e.x.condition != "") {
 				relink = append(relink, e.from)
 			}
 		}
@@ -230,7 +237,7 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32
 	}
 	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: g0.byID, order: g0.order, cyclic: g0.cyclic,
 		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans}
-	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest}
+	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest, pn: m.pn}
 	return &patcher{m: m, g0: g0, g: g, b: b, relink: relink, isRelinked: isRelinked}
 }
 

@@ -278,8 +278,17 @@ T1 verifies R1 00000000000000d0
 // last graph, of how many.
 func checkPatches(t *testing.T, text map[string]string, steps int, edit func(map[string]string) string, lock func(step int, last *Graph, was string) string) (n patchCounts) {
 	t.Helper()
+	return checkPatchesWith(t, nil, text, steps, edit, lock, nil)
+}
+
+// checkPatchesWith is checkPatches with the configuration cfg (nil for
+// the default), calling inspect (when not nil) with each step's graph
+// and findings.
+func checkPatchesWith(t *testing.T, cfg *parser.Config, text map[string]string, steps int, edit func(map[string]string) string,
+	lock func(step int, last *Graph, was string) string, inspect func(step int, g *Graph, ds diag.List)) (n patchCounts) {
+	t.Helper()
 	opts := graphOpts
-	tree := segtest.Parse(text)
+	tree := segtest.ParseWith(text, cfg)
 	var m Memo
 	var last *Graph
 	lockText := ""
@@ -295,8 +304,11 @@ func checkPatches(t *testing.T, text map[string]string, steps int, edit func(map
 			sf.SetSource([]byte(lockText), false)
 			ps = pins.Read(sf, []byte(lockText), func(l string) bool { return slices.Contains(lockLinks, l) }).Pins
 		}
-		got, gotDiags := BuildMemo(fset, files, nil, nil, ps, &m)
-		want, wantDiags := BuildPinned(fset, files, nil, nil, ps)
+		got, gotDiags := BuildMemo(fset, files, nil, cfg, ps, &m)
+		want, wantDiags := BuildPinned(fset, files, nil, cfg, ps)
+		if inspect != nil {
+			inspect(step, want, wantDiags)
+		}
 		n.builds++
 		if len(ps) > 0 {
 			n.pinnedBuilds++
@@ -333,6 +345,6 @@ func checkPatches(t *testing.T, text map[string]string, steps int, edit func(map
 
 // graphOpts compare two graphs field by field, the file set and the
 // sphinx-needs project they share by identity.
-var graphOpts = cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, source.Pos{}),
+var graphOpts = cmp.Options{cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, condResult{}, source.Pos{}),
 	cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }),
 	cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}

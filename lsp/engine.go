@@ -796,7 +796,9 @@ func (s *segSnapshot) accept(file string, off int) (string, span, string, bool) 
 		}
 		for e := range gr.Out(g, 0) {
 			ef, es := s.place(e.Span())
-			if ef != file || es.start != off || s.c.Result.LinkState(gr, e) != evaluate.Stale {
+			// A link stale by its condition is accepted in the source
+			// (seg review --accept), not by a pin.
+			if ef != file || es.start != off || s.c.Result.LinkState(gr, e) != evaluate.Stale || !gr.ConditionHolds(e) {
 				continue
 			}
 			pin, ok := gr.Pin(e)

@@ -53,6 +53,9 @@ type confPyNeeds struct {
 	// Sphinx's own settings: suppress_warnings, exclude_patterns,
 	// extensions.
 	suppress, exclude, extensions []string
+	// filterDataUnknown and variantUnknown: needs_filter_data or the
+	// variant data are computed, so seg does not know them.
+	filterDataUnknown, variantUnknown bool
 }
 
 // readConfPyNeeds reads the sphinx-needs settings of the conf.py at path,
@@ -79,7 +82,7 @@ func readConfPyNeeds(path string) (*confPyNeeds, error) {
 		cp.tomlLine = vars["needs_from_toml"].line
 		return cp, nil
 	}
-	for _, read := range []func(*confPyNeeds) error{r.project, r.types, r.links, r.options, r.ids, r.external, r.stringLinks} {
+	for _, read := range []func(*confPyNeeds) error{r.project, r.types, r.links, r.options, r.ids, r.external, r.stringLinks, r.data} {
 		if err := read(cp); err != nil {
 			return nil, err
 		}
@@ -164,21 +167,32 @@ func (r pyConf) dicts(name string) ([]*pyDict, error) {
 	return out, nil
 }
 
-// project reads the project's name and version.
+// project reads the project's name and version: Sphinx's project and
+// version, which sphinx-needs writes into needs.json as "project" and
+// "current_version" (release is another setting, which it does not
+// write).
 func (r pyConf) project(cp *confPyNeeds) error {
-	s, _, err := r.str("project")
-	if err != nil {
-		return err
-	}
-	cp.ub.Project.Name = s
-	for _, name := range []string{"version", "release"} {
-		if s, ok, err := r.str(name); err != nil {
+	for _, set := range []struct {
+		name string
+		to   *string
+	}{{"project", &cp.ub.Project.Name}, {"version", &cp.ub.Project.Version}} {
+		s, _, err := r.str(set.name)
+		if err != nil {
 			return err
-		} else if ok && cp.ub.Project.Version == "" {
-			cp.ub.Project.Version = s
 		}
+		*set.to = s
 	}
 	return nil
+}
+
+// confProject is what a conf.py's text sets as project and version, ""
+// where it sets no string seg can read without running it: a project read
+// from a ubproject.toml names itself there, or takes these.
+func confProject(data []byte) (project, version string) {
+	vars := readConfPy(string(data))
+	project, _ = vars["project"].val.(string)
+	version, _ = vars["version"].val.(string)
+	return project, version
 }
 
 // types reads needs_types, a list of dicts.
@@ -216,6 +230,9 @@ func (r pyConf) links(cp *confPyNeeds) error {
 		}
 		if b, ok := d.vals["allow_dead_links"].(bool); ok {
 			l.AllowDeadLinks = &b
+		}
+		if b, ok := d.vals["parse_conditions"].(bool); ok {
+			l.ParseConditions = &b
 		}
 		return l
 	}
@@ -354,6 +371,62 @@ func (r pyConf) stringLinks(cp *confPyNeeds) error {
 			}
 		}
 		cp.ub.Needs.StringLinks[k] = l
+	}
+	return nil
+}
+
+// data reads needs_import_keys (a dict of strings), needs_filter_data and
+// needs_variant_data (dicts of literals) and needs_variant_data_file. A
+// needs_filter_data seg cannot know without running Python is left out
+// and marked: a filter that reads a name seg does not know is then
+// unsupported rather than wrong.
+func (r pyConf) data(cp *confPyNeeds) error {
+	un := &cp.ub.Needs
+	if d, line, err := r.dict("needs_import_keys"); err != nil {
+		return err
+	} else if d != nil {
+		un.ImportKeys = map[string]string{}
+		for _, k := range d.keys {
+			s, ok := d.vals[k].(string)
+			if !ok {
+				return r.fail(line, "needs_import_keys: the value of %q is not a string", k)
+			}
+			un.ImportKeys[k] = s
+		}
+	}
+	if v, ok := r.vars["needs_filter_data"]; ok {
+		if _, unknown := v.val.(pyUnknown); unknown {
+			cp.filterDataUnknown = true
+		} else if d, line, err := r.dict("needs_filter_data"); err != nil {
+			return err
+		} else {
+			un.FilterData = map[string]any{}
+			for _, k := range d.keys {
+				if _, unknown := d.vals[k].(pyUnknown); unknown {
+					return r.fail(line, "needs_filter_data: seg cannot know the value of %q without running conf.py", k)
+				}
+				un.FilterData[k] = d.vals[k]
+			}
+		}
+	}
+	if v, ok := r.vars["needs_variant_data"]; ok {
+		if _, unknown := v.val.(pyUnknown); unknown {
+			cp.variantUnknown = true
+		} else if d, _, err := r.dict("needs_variant_data"); err != nil {
+			return err
+		} else {
+			un.VariantData = map[string]any{}
+			for _, k := range d.keys {
+				un.VariantData[k] = d.vals[k]
+			}
+		}
+	}
+	if v, ok := r.vars["needs_variant_data_file"]; ok {
+		if s, isStr := v.val.(string); isStr {
+			un.VariantDataFile = &s
+		} else {
+			cp.variantUnknown = true
+		}
 	}
 	return nil
 }

@@ -64,6 +64,15 @@ type FilterContext struct {
 	Docname string
 	// Current is current_need; nil means the need itself.
 	Current Fields
+	// TextNumbers compares a text that reads as a number with a number
+	// as that number (link conditions, condition.go).
+	TextNumbers bool
+	// Data are the project's needs_filter_data: names the filter reads
+	// over the need's fields (sphinx-needs adds them to the context
+	// after the fields). DataUnknown: the project computes them, so a
+	// name that is no field may be one seg cannot know.
+	Data        map[string]any
+	DataUnknown bool
 }
 
 // FilterError is a filter string seg cannot evaluate, at src[Offset:End]
@@ -642,7 +651,14 @@ func (ev *evaluator) eval(e *expr) (any, *FilterError) {
 			}
 			return currentNeed{ev.need}, nil
 		}
+		if v, ok := ev.ctx.Data[e.name]; ok {
+			return v, nil
+		}
 		v, ok := ev.need.Field(e.name)
+		if !ok && ev.ctx.DataUnknown {
+			return nil, &FilterError{Offset: e.start, End: e.end, Unsupported: true,
+				Msg: fmt.Sprintf("name %q is no need field, and may be one of needs_filter_data, which conf.py computes", e.name)}
+		}
 		if !ok {
 			return nil, ev.fail(e, "name %q is not defined (no need field of that name)", e.name)
 		}
@@ -719,11 +735,15 @@ func (ev *evaluator) compare(e *expr) (any, *FilterError) {
 			return nil, err
 		}
 		var ok bool
+		l, r := left, right
+		if ev.ctx.TextNumbers {
+			l, r = textNumbers(left, right)
+		}
 		switch op {
 		case "==":
-			ok = pyEqual(left, right)
+			ok = pyEqual(l, r)
 		case "!=":
-			ok = !pyEqual(left, right)
+			ok = !pyEqual(l, r)
 		case "is":
 			ok = left == nil && right == nil || isSingleton(left) && pyEqual(left, right)
 		case "is not":
@@ -735,7 +755,7 @@ func (ev *evaluator) compare(e *expr) (any, *FilterError) {
 			}
 			ok = in == (op == "in")
 		default:
-			c, cerr := pyCompare(left, right)
+			c, cerr := pyCompare(l, r)
 			if cerr != "" {
 				return nil, ev.fail(e, "'%s' not supported between %s and %s", op, pyType(left), pyType(right))
 			}

@@ -43,10 +43,20 @@ func (p Problem) Diagnostic(sp source.Span) diag.Diagnostic {
 }
 
 // IsFunction reports whether a link target is a sphinx-needs dynamic
-// function ("[[copy('id')]]") or variant function ("<<...>>") rather than
-// an ID.
+// function ("[[copy('id')]]"), variant function ("<<...>>") or variant
+// data reference ("<{ var.links }>") rather than an ID.
 func IsFunction(target string) bool {
-	return strings.HasPrefix(target, "[[") || strings.HasPrefix(target, "<<")
+	return strings.HasPrefix(target, "[[") || strings.HasPrefix(target, "<<") || IsVariantData(target)
+}
+
+// IsVariantData reports whether a link target is a variant data reference
+// ("<{ var.links }>"), and VariantExpr is what it holds ("var.links").
+func IsVariantData(target string) bool { return strings.HasPrefix(target, "<{") }
+
+// VariantExpr is the expression of a variant data reference, without its
+// "<{" and "}>".
+func VariantExpr(target string) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(target, "<{"), "}>"))
 }
 
 // SplitLinks splits the value of a link option (of link type lt, named
@@ -55,14 +65,17 @@ func IsFunction(target string) bool {
 //
 //   - entries are separated by ",", ";" or "|"; white space and line
 //     breaks around them are ignored, empty entries skipped;
-//   - an entry that starts with "[[" (a dynamic function) or "<<" (a
-//     variant function) runs to the matching "]]" or ">>" and the next
-//     separator after it, separators inside included; it is kept whole;
+//   - an entry that starts with "[[" (a dynamic function), "<<" (a
+//     variant function) or "<{" (a variant data reference) runs to the
+//     matching "]]", ">>" or "}>" and the next separator after it,
+//     separators inside included; it is kept whole;
 //   - otherwise the entry is an address, ID or ID.part (split at the first
 //     dot), optionally followed by a condition in brackets: n opening
 //     brackets open it and the first run of at least n closing brackets
 //     closes it (its last n brackets), so "ID[[a[0]]]" has the condition
-//     "a[0]". Separators inside a condition do not split.
+//     "a[0]". Separators inside a condition do not split. A link type
+//     whose parse_conditions is false reads no condition: the brackets
+//     are part of the ID.
 //
 // On a Stateful link type, seg's own "ID (state)" suffix is read too. An
 // unclosed bracket or text after a condition is a Problem (the error
@@ -81,7 +94,7 @@ func SplitLinks(val []byte, option string, lt *LinkType) ([]Entry, []Problem) {
 		}
 		start := i
 		l := Entry{StateStart: -1, StateEnd: -1}
-		if bytes.HasPrefix(val[i:], []byte("[[")) || bytes.HasPrefix(val[i:], []byte("<<")) {
+		if bytes.HasPrefix(val[i:], []byte("[[")) || bytes.HasPrefix(val[i:], []byte("<<")) || bytes.HasPrefix(val[i:], []byte("<{")) {
 			end := s.function(i)
 			l.Start, l.End = s.trim(start, end)
 			l.ID = oneLine(val[l.Start:l.End])
@@ -89,9 +102,10 @@ func SplitLinks(val []byte, option string, lt *LinkType) ([]Entry, []Problem) {
 			i = end
 			continue
 		}
-		// The address: up to a separator or an opening bracket.
+		// The address: up to a separator or an opening bracket (with
+		// parse_conditions false, brackets are part of it).
 		j := i
-		for j < n && !isSep(val[j]) && val[j] != '[' {
+		for j < n && !isSep(val[j]) && (val[j] != '[' || lt.NoConditions) {
 			j++
 		}
 		addrStart, addrEnd := s.trim(start, j)
@@ -172,7 +186,10 @@ func (s *splitter) toSep(i int) int {
 // its entry ends: at the separator after its closing "]]" or ">>".
 func (s *splitter) function(i int) int {
 	closer := []byte("]]")
-	if s.val[i] == '<' {
+	switch {
+	case s.val[i] == '<' && s.val[i+1] == '{':
+		closer = []byte("}>")
+	case s.val[i] == '<':
 		closer = []byte(">>")
 	}
 	if j := bytes.Index(s.val[i+2:], closer); j >= 0 {

@@ -36,7 +36,10 @@ type Need struct {
 	// Docname is the document's path from the documentation's root,
 	// without its suffix; Doctype the suffix.
 	Docname, Doctype string
-	Lineno           int
+	// Content is the need's content, as the directive holds it
+	// (dedented).
+	Content string
+	Lineno  int
 	// ParentNeed is the ID of the need whose content holds this one, or "".
 	ParentNeed string
 	// Options are the need's own option values (status, tags, extra
@@ -66,8 +69,13 @@ type Link struct {
 // the project and every other link option used by any need (seg's own),
 // each with its "_back" list; status, tags and the project's extra options
 // (null when not set); id, type, type_name, title, docname, doctype,
-// lineno, parent_need; and seg_kind, seg_verdict, seg_status. Back lists
-// are sorted; a link type that copies its targets adds them to "links".
+// lineno, content, parent_need; and seg_kind, seg_verdict, seg_status.
+// Back lists are sorted; link lists are in source order, or, for a
+// project that targets sphinx-needs 8.2 or later (Project.SortLinks),
+// sorted with every entry once, as those versions write them; a link type
+// that copies its targets adds them to "links". "project" and
+// "current_version" are the project's (conf.py's project and version, as
+// sphinx-needs writes them).
 func (d *Document) Map() map[string]any {
 	project := d.Project
 	if project == nil {
@@ -86,6 +94,7 @@ func (d *Document) Map() map[string]any {
 			"docname":      n.Docname,
 			"doctype":      n.Doctype,
 			"lineno":       n.Lineno,
+			"content":      n.Content,
 			"status":       n.option("status"),
 			"tags":         SplitList(n.Options["tags"]),
 			"seg_kind":     n.SegKind,
@@ -98,6 +107,12 @@ func (d *Document) Map() map[string]any {
 			list := []string{}
 			for _, e := range links[i][f] {
 				list = append(list, e.Address)
+			}
+			if project.SortLinks {
+				// sphinx-needs 8.2 and later write each link list sorted,
+				// every entry once.
+				slices.Sort(list)
+				list = slices.Compact(list)
 			}
 			need[f] = list
 			bl := append([]string{}, back[i][f]...)
@@ -242,6 +257,7 @@ func schema(project *Project, links []string) map[string]any {
 		"docname":      prop("string", "core", "Document the need is in, without its suffix."),
 		"doctype":      prop("string", "core", "Suffix of the document."),
 		"lineno":       prop("integer", "core", "Line of the need's directive."),
+		"content":      prop("string", "core", "Content of the need, as its directive holds it."),
 		"status":       prop([]string{"string", "null"}, "core", "Status of the need."),
 		"tags":         strList("core", "Tags of the need."),
 		"parent_need":  prop("string", "core", "ID of the need whose content holds this one, or empty."),

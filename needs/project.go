@@ -3,6 +3,7 @@ package needs
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -35,13 +36,34 @@ type LinkType struct {
 	// AllowDead: a target that is not defined is no error.
 	AllowDead bool
 	// Edge is the seg link option seg.toml maps this one onto
-	// ("refines", "verifies" or "implements"), or "".
-	Edge string
+	// ("refines", "verifies" or "implements"), or "". Auto, Reverse and
+	// Edges are the other forms of [needs.links] (linkmap.go).
+	Edge    string
+	Auto    bool
+	Reverse bool
+	Edges   []string
+	// NoConditions: the link type's parse_conditions is false, so
+	// brackets after an ID are part of the ID (sphinx-needs reads no
+	// condition there).
+	NoConditions bool
 }
 
 // Stateful reports whether the link type's entries may carry seg's own
-// "(state)" suffix: it is mapped onto verifies or implements.
-func (l *LinkType) Stateful() bool { return l.Edge == "verifies" || l.Edge == "implements" }
+// "(state)" suffix: it may make a verifies or implements edge.
+func (l *LinkType) Stateful() bool {
+	edges, _ := l.Candidates()
+	return slices.Contains(edges, "verifies") || slices.Contains(edges, "implements")
+}
+
+// StateOption is the link option whose states the link type's entries
+// take: "verifies" when it may make a verifies or implements edge (both
+// take the same states), else its Edge.
+func (l *LinkType) StateOption() string {
+	if l.Stateful() {
+		return "verifies"
+	}
+	return l.Edge
+}
 
 // Project is a sphinx-needs project as seg reads it. Build it with
 // NewProject and the Add methods (or Load) before parsing; from then on
@@ -70,6 +92,10 @@ type Project struct {
 	MaxTitleLength   int
 	// Project and Version name the project and its version in needs.json.
 	Project, Version string
+	// SortLinks: the project targets sphinx-needs 8.2 or later, which
+	// writes needs.json's link lists sorted and deduplicated
+	// (TargetsSortedLinks).
+	SortLinks bool
 	// DocRoot is the folder, relative to the tree's root (forward
 	// slashes, "" for the root itself), that needs.json docnames are
 	// relative to: Sphinx's source folder.
@@ -91,6 +117,21 @@ type Project struct {
 	ExcludePatterns []string
 	// Extensions are the Sphinx extensions conf.py loads (when it says).
 	Extensions []string
+	// ImportKeys are needs_import_keys: a needimport argument that is a
+	// key stands for its path.
+	ImportKeys map[string]string
+	// FilterData are needs_filter_data: names every filter string can
+	// read besides the need's fields, as filter values (FilterValue).
+	FilterData map[string]any
+	// FilterDataUnknown: conf.py computes needs_filter_data, so a name a
+	// filter reads that is no field may be one of them.
+	FilterDataUnknown bool
+	// VariantData are needs_variant_data (nested maps of filter values),
+	// what a variant data reference "<{ var.a.b }>" reads; VariantKnown
+	// says seg knows them (a needs_variant_data_file it cannot read, or
+	// one a build chooses, leaves them unknown).
+	VariantData  map[string]any
+	VariantKnown bool
 	// File is the project file read (ubproject.toml or conf.py), "" when
 	// the project has sphinx-needs' defaults; Raw is its bytes (and those
 	// of the conf.py that named it), for cache keys.
@@ -247,7 +288,7 @@ func (n *Project) Fingerprint() string {
 		parts = append(parts, fmt.Sprintf("type %q %q prefix %q", t.Directive, t.Kind, t.Prefix))
 	}
 	for _, l := range n.Links {
-		parts = append(parts, fmt.Sprintf("link %q %q", l.Option, l.Edge))
+		parts = append(parts, fmt.Sprintf("link %q %q conditions=%v", l.Option, l.Edge, !l.NoConditions))
 	}
 	for o := range n.options {
 		parts = append(parts, fmt.Sprintf("option %q", o))
@@ -264,9 +305,13 @@ func (n *Project) Fingerprint() string {
 // ExternalSource is one entry of needs_external_needs: a needs.json whose
 // needs this project links to without owning them.
 type ExternalSource struct {
-	// JSONPath is a local file (relative to SrcDir), JSONURL one to fetch;
+	// JSONPath is a local file (relative to Base), JSONURL one to fetch;
 	// exactly one is set.
 	JSONPath, JSONURL string
+	// Base is the folder a relative JSONPath starts from: the folder of
+	// the file that names it (conf.py's, or a ubproject.toml's, which
+	// may be in a subfolder of conf.py's).
+	Base string
 	// Version is the version to read ("": the file's current_version).
 	Version string
 	// IDPrefix goes before every ID (upper-cased, as sphinx-needs does).

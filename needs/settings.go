@@ -1,6 +1,7 @@
 package needs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -27,10 +28,14 @@ type Settings struct {
 	// ubproject.toml's [project] name and version.
 	Project *string `toml:"project"`
 	Version *string `toml:"version"`
+	// SphinxNeeds is the sphinx-needs version the project targets
+	// ("8.2"), for how needs.json is written; default: the version the
+	// project pins (target.go).
+	SphinxNeeds *string `toml:"sphinx_needs"`
 	// Types maps a need type (its directive) to a seg kind.
 	Types map[string]string `toml:"types"`
-	// Links maps a link option to a seg link option.
-	Links map[string]string `toml:"links"`
+	// Links maps a link option to seg edges (LinkMap).
+	Links map[string]LinkMap `toml:"links"`
 	// External maps the json_url of an external needs source (or a
 	// needimport's URL) to a local copy, relative to the root: seg never
 	// fetches anything.
@@ -86,12 +91,28 @@ func Load(root string, s *Settings, segFile string, segRaw []byte) (*Project, er
 	if err := readUBProject(src.path, src.data, src.linkOrder, src.fieldOrder, &src.ub, n); err != nil {
 		return nil, err
 	}
+	n.FilterDataUnknown = src.filterDataUnknown
+	if src.variantUnknown {
+		n.VariantData, n.VariantKnown = nil, false
+	}
 	n.Project, n.Version = src.ub.Project.Name, src.ub.Project.Version
+	if src.confRaw != nil {
+		// A project read from a ubproject.toml still has its conf.py,
+		// whose project and version are what sphinx-needs writes into
+		// needs.json; the file's [project] stands in where conf.py sets
+		// none seg can read.
+		name, version := confProject(src.confRaw)
+		n.Project = cmp.Or(name, n.Project)
+		n.Version = cmp.Or(version, n.Version)
+	}
+	var target *string
 	if s != nil {
 		if err := s.apply(root, segFile, segRaw, n); err != nil {
 			return nil, err
 		}
+		target = s.SphinxNeeds
 	}
+	n.SortLinks = targetsSortedLinks(target, root, n.SrcDir)
 	return n, nil
 }
 
@@ -110,6 +131,8 @@ type projectSource struct {
 	ub                    ubFile
 	data                  []byte
 	linkOrder, fieldOrder []string
+	// filterDataUnknown, variantUnknown: conf.py computes them.
+	filterDataUnknown, variantUnknown bool
 }
 
 // confPy reads the conf.py at src.path (found, when locate has read it
@@ -138,6 +161,7 @@ func (src *projectSource) confPy(root string, found *confPyNeeds, n *Project) er
 		src.confRaw = cp.data
 	default:
 		src.ub, src.linkOrder, src.fieldOrder, src.data = cp.ub, cp.linkOrder, cp.fieldOrder, cp.data
+		src.filterDataUnknown, src.variantUnknown = cp.filterDataUnknown, cp.variantUnknown
 		n.File, n.Raw = src.path, src.data
 		n.SrcDir = cp.dir
 		n.setDocRoot(root, cp.dir)
@@ -239,10 +263,10 @@ func (s *Settings) apply(root, segFile string, segRaw []byte, n *Project) error 
 		if l == nil {
 			return fail("needs.links", k, "[needs.links] %q is not a link type of the project%s (its link types: %s)", k, diag.DidYouMean(k, links), strings.Join(links, ", "))
 		}
-		if !needEdges[s.Links[k]] {
-			return fail("needs.links", k, "[needs.links] %s = %q: a link type maps onto refines, verifies or implements", k, s.Links[k])
+		if err := s.Links[k].check(); err != nil {
+			return fail("needs.links", k, "[needs.links] %s = %s: %v", k, s.Links[k], err)
 		}
-		l.Edge = s.Links[k]
+		s.Links[k].apply(l)
 	}
 	return nil
 }

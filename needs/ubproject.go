@@ -3,6 +3,7 @@ package needs
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -45,6 +46,11 @@ type ubNeeds struct {
 	MaxTitleLength   *int                    `toml:"max_title_length"`
 	ExternalNeeds    []ubExternal            `toml:"external_needs"`
 	StringLinks      map[string]ubStringLink `toml:"string_links"`
+	// What needimport, filters and variant data references read.
+	ImportKeys      map[string]string `toml:"import_keys"`
+	FilterData      map[string]any    `toml:"filter_data"`
+	VariantData     map[string]any    `toml:"variant_data"`
+	VariantDataFile *string           `toml:"variant_data_file"`
 }
 
 type ubExternal struct {
@@ -76,6 +82,8 @@ type ubLink struct {
 	Outgoing       string  `toml:"outgoing"`
 	Copy           *bool   `toml:"copy"`
 	AllowDeadLinks *bool   `toml:"allow_dead_links"`
+	// ParseConditions false: brackets after an ID are part of it.
+	ParseConditions *bool `toml:"parse_conditions"`
 }
 
 // directiveRx is what docutils accepts as a directive name (simple
@@ -190,6 +198,7 @@ func (r ubReader) link(where string, i int, name string, l ubLink) error {
 	r.n.AddLink(LinkType{
 		Option: name, Incoming: l.Incoming, Outgoing: l.Outgoing,
 		Copy: l.Copy != nil && *l.Copy, AllowDead: l.AllowDeadLinks != nil && *l.AllowDeadLinks,
+		NoConditions: l.ParseConditions != nil && !*l.ParseConditions,
 	})
 	return nil
 }
@@ -257,6 +266,13 @@ func readIDs(path string, data []byte, un *ubNeeds, n *Project) error {
 	if un.MaxTitleLength != nil {
 		n.MaxTitleLength = *un.MaxTitleLength
 	}
+	// A relative json_path starts at the folder of the file that names
+	// it (sphinx-needs reads a needs_from_toml file's paths from its own
+	// folder); "" is the source folder (conf.py's), filled in later.
+	base := ""
+	if path != "" && !strings.HasSuffix(path, ".py") {
+		base = filepath.Dir(path)
+	}
 	for i, e := range un.ExternalNeeds {
 		line := cfgfile.NthLine(data, "external_needs", i)
 		switch {
@@ -266,7 +282,10 @@ func readIDs(path string, data []byte, un *ubNeeds, n *Project) error {
 			return fail(line, "[needs] external_needs: entry %d has neither json_path nor json_url", i+1)
 		}
 		n.External = append(n.External, ExternalSource{JSONPath: e.JSONPath, JSONURL: e.JSONURL, Version: e.Version,
-			IDPrefix: strings.ToUpper(e.IDPrefix), BaseURL: e.BaseURL, Line: line})
+			IDPrefix: strings.ToUpper(e.IDPrefix), BaseURL: e.BaseURL, Line: line, Base: base})
+	}
+	if err := readData(path, data, un, n); err != nil {
+		return err
 	}
 	for _, name := range slices.Sorted(maps.Keys(un.StringLinks)) {
 		l := un.StringLinks[name]

@@ -281,7 +281,8 @@ func (s *scanner) node(d block, p, ns, ne, limit int, kind Kind, need bool) {
 		}
 		return
 	}
-	if kind == Instruction && h.content.lo < h.content.hi {
+	withContent := kind == Instruction && string(s.lowerName(s.src[ns:ne])) == "list2need"
+	if kind == Instruction && h.content.lo < h.content.hi && !withContent {
 		s.diags = append(s.diags, lexDiag{code: CodeMalformedDirective,
 			msg:   "a needextend or needimport takes no content; docutils rejects the directive",
 			start: int(s.lines[h.content.lo].cs), end: int(s.lines[h.content.lo].end)})
@@ -309,6 +310,11 @@ func (s *scanner) node(d block, p, ns, ne, limit int, kind Kind, need bool) {
 	}
 	s.opts = append(s.opts, h.fields...)
 	s.toks = append(s.toks, token{tDirective, int32(p)})
+	if c := h.content; withContent && c.lo < c.hi {
+		// list2need's content is a list package needs/postprocess turns
+		// into needs: kept as it is, not read as RST.
+		s.nodes[k].body = s.dedent(c, 0)
+	}
 	if c := h.content; c.lo < c.hi && kind != Instruction {
 		// Body and End bracket the content only when it holds seg nodes:
 		// the grammar has nothing to nest in the others, and two tokens

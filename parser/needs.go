@@ -26,11 +26,14 @@ func (c *Config) UseNeeds(p *needs.Project) {
 		}
 		c.Directives[t.Directive] = k
 	}
-	// needextend and needimport say something about needs: the parser
-	// reads them as instructions (they take no content). needservice and
+	// needextend, needimport and list2need say something about needs:
+	// the parser reads them as instructions (the first two take no
+	// content; list2need's is kept as it is). needservice and
 	// needreport take none that is RST: nothing inside them is a node.
 	c.Directives["needextend"] = Instruction
 	c.Directives["needimport"] = Instruction
+	// list2need makes needs of the list it holds (needs/postprocess).
+	c.Directives["list2need"] = Instruction
 	for _, d := range []string{"needservice", "needreport"} {
 		c.Literal[d] = true
 	}
@@ -104,7 +107,7 @@ func (b *builder) needLinks(option string, lt *needs.LinkType, segs [][2]int) []
 		l := Link{ID: e.ID, Part: e.Part, Condition: e.Condition, Span: span(e.Start, e.End)}
 		if e.StateStart >= 0 {
 			l.StateText = e.StateText
-			b.state(&l, lt.Edge, off.at(e.StateStart), off.at(e.StateEnd-1)+1)
+			b.state(&l, lt.StateOption(), off.at(e.StateStart), off.at(e.StateEnd-1)+1)
 		}
 		if l.ID != "" {
 			out = append(out, l)

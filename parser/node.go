@@ -87,9 +87,15 @@ type Link struct {
 	Span source.Span
 	// Part and Condition are set on the entries of a sphinx-needs link
 	// option only (needs.SplitLinks): "ID.part[condition]" has ID "ID",
-	// Part "part" and Condition "condition". Neither is evaluated.
+	// Part "part" and Condition "condition". The graph evaluates the
+	// condition against the target (graph.Condition).
 	Part      string `json:",omitempty"`
 	Condition string `json:",omitempty"`
+	// Partial marks a verifies link that verifies its requirement only in
+	// part: set on the links of a test specification made from a results
+	// case's PartiallyVerifies property (package results), never by the
+	// parser.
+	Partial bool `json:",omitempty"`
 }
 
 // Option is one field of a directive's option list. Value joins
@@ -134,6 +140,11 @@ type Node struct {
 	// made by package needs/postprocess, never by the parser): links may
 	// name it, and no rule reads it.
 	External bool `json:",omitempty"`
+	// Imported is set on a need a needimport made (package
+	// needs/postprocess, never the parser): its parts are in the
+	// needs.json it came from, which seg does not read, so a link to one
+	// of them is not checked.
+	Imported bool `json:",omitempty"`
 }
 
 // Option returns the first option called name, or nil.

@@ -11,6 +11,7 @@ import (
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/results"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -69,6 +70,9 @@ type Explanation struct {
 	RefinedBy []LinkedNode   `json:"refined_by"`
 	Verifies  []TestEvidence `json:"verified_by"`
 	Implement []LinkedNode   `json:"implemented_by"`
+	// Policy names the evidence policy a leaf was decided under, left
+	// out for the seed's rule.
+	Policy string `json:"policy,omitempty"`
 }
 
 // LinkedNode is a node at the other end of an edge.
@@ -78,7 +82,10 @@ type LinkedNode struct {
 	State string `json:"state"`
 	// Link is "stale" or "unreviewed" when the link does not hold
 	// (docs/revisions.md); it is left out when it does.
-	Link     string `json:"link,omitempty"`
+	Link string `json:"link,omitempty"`
+	// Partial marks a verifies edge that verifies only in part (a
+	// results case's PartiallyVerifies property).
+	Partial  bool   `json:"partial,omitempty"`
 	Revision string `json:"revision"` // the node's
 	Verdict  string `json:"verdict,omitempty"`
 	Status   string `json:"status,omitempty"`
@@ -117,9 +124,13 @@ type Outcome struct {
 	// said about it (the failure or skip message).
 	Case        string `json:"case,omitempty"`
 	CaseMessage string `json:"case_message,omitempty"`
-	File        string `json:"file"`
-	Line        int    `json:"line"`
-	Column      int    `json:"column"`
+	// WitnessPatterns, on an outcome made from a results file whose
+	// witnesses were given as patterns over implementation IDs, says so:
+	// each pattern, where it was given and how many it matched.
+	WitnessPatterns string `json:"witness_patterns,omitempty"`
+	File            string `json:"file"`
+	Line            int    `json:"line"`
+	Column          int    `json:"column"`
 	// Waivers are every waiver that names the outcome, in force or not,
 	// each with its justification.
 	Waivers []WaiverNote `json:"waivers,omitempty"`
@@ -141,6 +152,9 @@ func outcomeOf(c *check.Check, wh where, ev evaluate.OutcomeEvidence) Outcome {
 		out.Case = o.Title()
 		if n := c.ResultsOutcome(o.ID()); n != nil {
 			out.CaseMessage = n.Body
+			if wp := n.Option(results.OptionWitnessPatterns); wp != nil {
+				out.WitnessPatterns = wp.Value
+			}
 		}
 	}
 	for _, we := range ev.Waivers {
@@ -198,7 +212,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
 		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(), Revision: parser.RevisionString(n.Revision()),
 		Reasons: []jsonReason{}, Notes: []jsonReason{}, Refines: []LinkedNode{}, RefinedBy: []LinkedNode{},
-		Verifies: []TestEvidence{}, Implement: []LinkedNode{},
+		Verifies: []TestEvidence{}, Implement: []LinkedNode{}, Policy: PolicyText(v),
 	}
 	for _, r := range v.Reasons {
 		if r.Blocking {
@@ -215,6 +229,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 		if s := c.Result.LinkState(c.Graph, l.Edge); s != evaluate.Current {
 			ln.Link = s.String()
 		}
+		ln.Partial = l.Edge.Partial()
 		return ln
 	}
 	for _, l := range v.Refines {
@@ -345,6 +360,9 @@ func WriteExplain(w io.Writer, c *check.Check, id string, opt ExplainOptions) er
 		}
 		fmt.Fprintf(bw, "%s %s  %s\n", st.id(Printable(x.ID)), st.status(x.Status), st.pos(at(x.File, x.Line, x.Column)))
 		fmt.Fprintf(bw, "  %s (%s requirement, %s, revision %s)\n", Printable(x.Title), kind, Printable(x.Kind), x.Revision)
+		if x.Policy != "" {
+			fmt.Fprintf(bw, "  %s under %s\n", x.Status, Printable(x.Policy))
+		}
 		writeExplanation(bw, st, x, "  ", true)
 	}
 	fmt.Fprintf(bw, "\n(evaluated at %s)\n", Date(c.At))
@@ -421,6 +439,9 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 						fmt.Fprintf(w, "%s    %s\n", in, st.dim("| "+Printable(l)))
 					}
 				}
+				if o.WitnessPatterns != "" {
+					fmt.Fprintf(w, "%s    witnesses %s\n", in, Printable(o.WitnessPatterns))
+				}
 				for _, wv := range o.Waivers {
 					writeWaiver(w, st, wv, in+"    ")
 				}
@@ -438,10 +459,23 @@ func writeExplanation(w *bufio.Writer, st style, x Explanation, indent string, t
 
 // linkNote marks a link that does not hold: " (stale)".
 func linkNote(l LinkedNode) string {
-	if l.Link == "" {
+	note := ""
+	if l.Link != "" {
+		note = " (" + l.Link + ")"
+	}
+	if l.Partial {
+		note += " (partial)"
+	}
+	return note
+}
+
+// PolicyText names the evidence policy v was decided under ("the policy
+// of std_req: needs implements; seg.toml:14"), "" for the seed's rule.
+func PolicyText(v evaluate.Verdict) string {
+	if v.Policy == nil {
 		return ""
 	}
-	return " (" + l.Link + ")"
+	return v.Policy.String()
 }
 
 // writeWaiver writes a waiver that names an outcome, whether it is in

@@ -57,6 +57,9 @@ func WriteGitHub(w io.Writer, c *check.Check, _ bool) error {
 func unsatisfiedMessage(wh where, r check.Requirement) string {
 	id := r.Node.ID()
 	msg := fmt.Sprintf("%s %q is %s", id, r.Node.Title(), r.Verdict.Status)
+	if p := PolicyText(r.Verdict); p != "" {
+		msg += " (under " + p + ")"
+	}
 	reasons := r.Verdict.Blocking()
 	if len(reasons) == 0 {
 		return msg

@@ -75,6 +75,9 @@ type jsonRequirement struct {
 	Verdict string       `json:"verdict"`
 	Status  string       `json:"status"`
 	Reasons []jsonReason `json:"reasons"`
+	// Policy names the evidence policy a leaf was decided under, left
+	// out for the seed's rule (docs/semantics.md, "Evidence policies").
+	Policy string `json:"policy,omitempty"`
 }
 
 type jsonReason struct {
@@ -126,6 +129,7 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 			ID: r.Node.ID(), Kind: r.Node.Directive(), Title: r.Node.Title(),
 			File: p.Filename, Line: p.Line, Leaf: r.Verdict.Leaf,
 			Verdict: verdictWord(r.Verdict.Satisfied), Status: r.Verdict.Status.String(), Reasons: []jsonReason{},
+			Policy: PolicyText(r.Verdict),
 		}
 		for _, reason := range r.Verdict.Blocking() {
 			jr.Reasons = append(jr.Reasons, reasonJSON(wh, reason))

@@ -147,6 +147,10 @@ type MatrixRow struct {
 	// Reasons are the blocking reasons, in the order seg check lists
 	// them; the tables show the first.
 	Reasons []MatrixReason `json:"reasons"`
+	// Policy names the evidence policy a leaf was decided under, "" for
+	// the seed's rule; the CSV and Markdown tables have a policy column
+	// when any row has one.
+	Policy string `json:"policy,omitempty"`
 }
 
 // MatrixLink is a node at the other end of an edge. File and Line are the
@@ -166,6 +170,9 @@ type MatrixLink struct {
 // every outcome that confirms it.
 type MatrixTest struct {
 	MatrixLink
+	// Partial marks a test that verifies the requirement in part only
+	// (a results case's PartiallyVerifies property).
+	Partial  bool            `json:"partial,omitempty"`
 	Outcomes []MatrixOutcome `json:"outcomes"`
 }
 
@@ -320,7 +327,7 @@ func (mb *matrixBuilder) row(r check.Requirement) MatrixRow {
 		ID: node.ID(), Kind: node.Directive(), Title: node.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
 		URL: mb.lk.url(p.Filename, p.Line, p.Column), Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(),
 		Refines: mb.links(v.Refines), RefinedBy: mb.links(v.RefinedBy), Implementations: mb.links(v.Implements),
-		Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{},
+		Tests: []MatrixTest{}, Waivers: []MatrixWaiver{}, Reasons: []MatrixReason{}, Policy: PolicyText(v),
 	}
 	for _, reason := range v.Blocking() {
 		rp := mb.wh.at(reason.Pos)
@@ -332,7 +339,7 @@ func (mb *matrixBuilder) row(r check.Requirement) MatrixRow {
 		if seenLink(tests, te.Link) {
 			continue
 		}
-		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.Edge.State().String()), Outcomes: []MatrixOutcome{}}
+		mt := MatrixTest{MatrixLink: mb.link(te.Node, te.Edge.State().String()), Partial: te.Edge.Partial(), Outcomes: []MatrixOutcome{}}
 		tests = append(tests, mt.MatrixLink)
 		for _, ev := range te.Outcomes {
 			mt.Outcomes = append(mt.Outcomes, mb.outcome(ev))
@@ -460,6 +467,14 @@ func outcomeText(o MatrixOutcome) string {
 	return s
 }
 
+// partialSuffix marks a test that verifies in part.
+func partialSuffix(partial bool) string {
+	if partial {
+		return " (partial)"
+	}
+	return ""
+}
+
 func stateSuffix(state string) string {
 	if state == "active" {
 		return ""
@@ -470,7 +485,7 @@ func stateSuffix(state string) string {
 // testText is "TS-1: passed[linux], skipped[win]".
 func testText(t MatrixTest) string {
 	var b strings.Builder
-	b.WriteString(t.ID + stateSuffix(t.State) + ": ")
+	b.WriteString(t.ID + stateSuffix(t.State) + partialSuffix(t.Partial) + ": ")
 	if len(t.Outcomes) == 0 {
 		b.WriteString("no outcomes")
 	}
@@ -498,9 +513,14 @@ func waiverText(w MatrixWaiver) string {
 // (they are in the other formats).
 func WriteMatrixCSV(w io.Writer, m *Matrix) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "kind", "title", "file", "line", "url", "leaf", "verdict", "status",
+	policies := m.hasPolicies()
+	header := []string{"id", "kind", "title", "file", "line", "url", "leaf", "verdict", "status",
 		"refines", "refined_by", "tests", "implemented_by", "waivers",
-		"reason_code", "reason", "reason_file", "reason_line", "more_reasons"})
+		"reason_code", "reason", "reason_file", "reason_line", "more_reasons"}
+	if policies {
+		header = append(header, "policy")
+	}
+	cw.Write(header)
 	linkList := func(ls []MatrixLink) string {
 		parts := make([]string, len(ls))
 		for i, l := range ls {
@@ -525,6 +545,9 @@ func WriteMatrixCSV(w io.Writer, m *Matrix) error {
 		row := []string{r.ID, r.Kind, r.Title, r.File, strconv.Itoa(r.Line), r.URL, strconv.FormatBool(r.Leaf), r.Verdict, r.Status,
 			linkList(r.Refines), linkList(r.RefinedBy), strings.Join(tests, "; "), linkList(r.Implementations), strings.Join(waivers, "; "),
 			code, msg, file, line, more}
+		if policies {
+			row = append(row, r.Policy)
+		}
 		// Quoting would keep a line break inside its cell, but a control
 		// character must not reach the terminal that shows the file.
 		for i, cell := range row {
@@ -569,8 +592,14 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 	}
 	bw.WriteString("\nA leaf is verified when it carries an active verifies edge, implemented when it carries an active implements edge.\n\n")
 	bw.WriteString("## Requirements\n\n")
-	bw.WriteString("| ID | Kind | Title | Location | Refines | Refined by | Tests | Implemented by | Waivers in force | Verdict | First reason |\n")
-	bw.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	policies := m.hasPolicies()
+	if policies {
+		bw.WriteString("| ID | Kind | Title | Location | Refines | Refined by | Tests | Implemented by | Waivers in force | Verdict | First reason | Policy |\n")
+		bw.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	} else {
+		bw.WriteString("| ID | Kind | Title | Location | Refines | Refined by | Tests | Implemented by | Waivers in force | Verdict | First reason |\n")
+		bw.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	}
 	linkList := func(ls []MatrixLink) string {
 		parts := make([]string, len(ls))
 		for i, l := range ls {
@@ -582,7 +611,7 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 		tests := make([]string, len(r.Tests))
 		for i, t := range r.Tests {
 			var b strings.Builder
-			b.WriteString(mdLink(t.ID, t.URL) + mdEscape(stateSuffix(t.State)) + ": ")
+			b.WriteString(mdLink(t.ID, t.URL) + mdEscape(stateSuffix(t.State)+partialSuffix(t.Partial)) + ": ")
 			if len(t.Outcomes) == 0 {
 				b.WriteString("no outcomes")
 			}
@@ -623,10 +652,25 @@ func WriteMatrixMarkdown(w io.Writer, m *Matrix) error {
 				reason += fmt.Sprintf(" (+%d more)", len(r.Reasons)-1)
 			}
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
 			mdLink(r.ID, r.URL), mdEscape(r.Kind), mdEscape(r.Title), mdLink(fmt.Sprintf("%s:%d", r.File, r.Line), r.URL),
 			linkList(r.Refines), linkList(r.RefinedBy), strings.Join(tests, "<br>"), linkList(r.Implementations),
 			strings.Join(waivers, "<br>"), verdict, reason)
+		if policies {
+			fmt.Fprintf(bw, " %s |", mdEscape(r.Policy))
+		}
+		bw.WriteString("\n")
 	}
 	return bw.Flush()
+}
+
+// hasPolicies reports whether a row was decided under an evidence
+// policy: the tables then have a policy column.
+func (m *Matrix) hasPolicies() bool {
+	for i := range m.Rows {
+		if m.Rows[i].Policy != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -390,6 +390,7 @@ func pageData(c *check.Check, m *Matrix, lk linker, li levelInfo, cols []string,
 	for i, r := range reqs {
 		d.Rows[i] = pb.row(r.Verdict, li.level[i], li.parent[i])
 	}
+	policyColumn(&d, m, len(cols) == 0)
 	d.Type = pb.types.String()
 	for _, x := range diags {
 		sev := 0
@@ -614,4 +615,25 @@ func parsedNodes(c *check.Check) map[source.Pos]*parser.Node {
 		m[c.Outcomes[i].Pos] = &c.Outcomes[i]
 	}
 	return m
+}
+
+// policyColumn adds the evidence policy each requirement was decided
+// under as its attribute "policy" (the requirements are the first nodes,
+// in row order), and the column, shown unless the columns were chosen,
+// when any row has one.
+func policyColumn(d *htmlData, m *Matrix, shown bool) {
+	if !m.hasPolicies() {
+		return
+	}
+	for i := range m.Rows {
+		if p := m.Rows[i].Policy; p != "" {
+			d.Attrs[i] = append(d.Attrs[i], "policy", p)
+		}
+	}
+	if !slices.Contains(d.All, "policy") {
+		d.All = append(d.All, "policy")
+	}
+	if shown && !slices.Contains(d.Columns, "policy") {
+		d.Columns = append(slices.Clone(d.Columns), "policy")
+	}
 }

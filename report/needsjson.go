@@ -72,7 +72,7 @@ func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 		p := c.Files.Position(n.Pos())
 		need := needs.Need{
 			ID: n.ID(), Type: n.Directive(), TypeName: typeName(doc.Project, n), Title: n.Title(),
-			Docname: needs.Docname(docRoot, p.Filename), Doctype: path.Ext(p.Filename), Lineno: p.Line,
+			Docname: needs.Docname(docRoot, p.Filename), Doctype: path.Ext(p.Filename), Lineno: p.Line, Content: n.Body(),
 			Options: map[string]string{}, Links: map[string][]needs.Link{},
 			SegKind: n.Kind().String(), SegRevision: parser.RevisionString(n.Revision()),
 		}

@@ -43,13 +43,14 @@ const needsJSONSchema = `{
             "type": "object",
             "additionalProperties": {
               "type": "object",
-              "required": ["id", "type", "type_name", "title", "docname", "doctype", "lineno",
+              "required": ["id", "type", "type_name", "title", "docname", "doctype", "lineno", "content",
                            "links", "links_back", "parent_needs", "parent_needs_back",
                            "status", "tags", "seg_kind", "seg_verdict"],
               "properties": {
                 "id": {"type": "string", "minLength": 1},
                 "type": {"type": "string", "minLength": 1},
                 "title": {"type": "string"},
+                "content": {"type": "string"},
                 "docname": {"type": "string", "not": {"pattern": "\\.rst$"}},
                 "lineno": {"type": "integer", "minimum": 1},
                 "links": {"type": "array", "items": {"type": "string"}},

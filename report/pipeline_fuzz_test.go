@@ -40,10 +40,13 @@ import (
 	"github.com/seg-trace/seg/source"
 )
 
-// tree is a generated tree: file names (sorted) and their bytes.
+// tree is a generated tree: file names (sorted) and their bytes; fixed
+// are files written besides them that corruption leaves alone (seg.toml
+// and a code file whose tags implement some of the requirements).
 type tree struct {
 	names []string
 	files map[string][]byte
+	fixed map[string][]byte
 }
 
 func (t tree) size() int {
@@ -55,7 +58,7 @@ func (t tree) size() int {
 }
 
 func (t tree) clone() tree {
-	c := tree{names: t.names, files: map[string][]byte{}}
+	c := tree{names: t.names, files: map[string][]byte{}, fixed: t.fixed}
 	for k, v := range t.files {
 		c.files[k] = slices.Clone(v)
 	}
@@ -73,6 +76,20 @@ func genTree(seed uint64) tree {
 		t.names = append(t.names, name)
 	}
 	sort.Strings(t.names)
+	// Code tags of several syntaxes implement some requirements (and name
+	// one that does not exist), in a file outside the corruption, so that
+	// the seeds and regression inputs keep their meaning.
+	var reqs []string
+	for _, n := range tr.Nodes {
+		if n.Kind == parser.Requirement && n.ID != "" {
+			reqs = append(reqs, n.ID)
+		}
+	}
+	if len(reqs) > 0 && seed%3 != 0 {
+		code := fmt.Sprintf("// req-Id: %s\nint f(void);\n# @need-ids: %s, %s\n// lobster-trace: %s\n// req-Id: NOT-THERE\n",
+			reqs[seed%uint64(len(reqs))], reqs[0], reqs[len(reqs)-1], reqs[len(reqs)/2])
+		t.fixed = map[string][]byte{"seg.toml": []byte("[code]\npaths = [\"src/**\"]\n"), "src/tags.c": []byte(code)}
+	}
 	return t
 }
 
@@ -104,6 +121,15 @@ func (t tree) corrupt(edits []byte) tree {
 }
 
 func (t tree) write(dir string) error {
+	for name, b := range t.fixed {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+	}
 	for _, name := range t.names {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

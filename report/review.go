@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/review"
@@ -36,6 +37,13 @@ func WriteReview(w io.Writer, r *review.Review, colored bool) error {
 				at, st.warn("unreviewed"), it.Link, it.Link.To, wh.at(it.To.Pos()), parser.RevisionString(it.Current))
 		case review.Orphan:
 			fmt.Fprintf(bw, "%s: %s pin %s %s: the tree has no such link\n", at, st.warn("orphan"), it.Link, revisions(it.Pinned))
+		case review.Condition:
+			verb := "does not hold for"
+			if it.Condition.State == graph.ConditionInvalid {
+				verb = "cannot be evaluated on"
+			}
+			fmt.Fprintf(bw, "%s: %s link %s: its condition [%s] %s %s: %s (it is at %s)\n",
+				at, st.warn("stale"), it.Link, it.Condition.Text, verb, it.Link.To, it.Condition.Values(), wh.at(it.To.Pos()))
 		}
 		if d := it.Diff; d != nil {
 			key := fmt.Sprint(it.Link.To, it.Pinned)
@@ -115,6 +123,9 @@ func reviewSummary(r *review.Review) string {
 		if n[review.Orphan] > 0 {
 			parts = append(parts, plural(n[review.Orphan], "orphan pin"))
 		}
+		if n[review.Condition] > 0 {
+			parts = append(parts, plural(n[review.Condition], "condition")+" that do not hold")
+		}
 		verb := "need"
 		if len(r.Items) == 1 {
 			verb = "needs"
@@ -152,6 +163,7 @@ type jsonReviewCounts struct {
 	Stale      int `json:"stale"`
 	Unreviewed int `json:"unreviewed"`
 	Orphan     int `json:"orphan"`
+	Condition  int `json:"condition"`
 	LockErrors int `json:"lock_errors"`
 }
 
@@ -168,6 +180,11 @@ type jsonReviewLink struct {
 	Pinned  []string        `json:"pinned"`
 	Current string          `json:"current,omitempty"`
 	Diff    *jsonReviewDiff `json:"diff,omitempty"`
+	// A condition item: the entry's condition, whether it fails or
+	// cannot be evaluated, and what the target's fields are now.
+	Condition      string `json:"condition,omitempty"`
+	ConditionState string `json:"condition_state,omitempty"`
+	Values         string `json:"values,omitempty"`
 }
 
 type jsonReviewDiff struct {
@@ -183,7 +200,7 @@ func WriteReviewJSON(w io.Writer, r *review.Review) error {
 	n := counts(r)
 	doc := jsonReview{
 		Schema:      "seg-review/1",
-		Summary:     jsonReviewCounts{n[review.Stale], n[review.Unreviewed], n[review.Orphan], len(c.Lock.Diagnostics)},
+		Summary:     jsonReviewCounts{n[review.Stale], n[review.Unreviewed], n[review.Orphan], n[review.Condition], len(c.Lock.Diagnostics)},
 		Links:       []jsonReviewLink{},
 		Diagnostics: []jsonDiagnostic{},
 	}
@@ -201,12 +218,22 @@ func WriteReviewJSON(w io.Writer, r *review.Review) error {
 		if d := it.Diff; d != nil {
 			jl.Diff = &jsonReviewDiff{d.Commit, d.Text, d.Missing}
 		}
+		if it.Kind == review.Condition {
+			jl.Condition, jl.ConditionState, jl.Values = it.Condition.Text, it.Condition.State.String(), it.Condition.Values()
+		}
 		doc.Links = append(doc.Links, jl)
 	}
 	for _, d := range c.Lock.Diagnostics {
 		doc.Diagnostics = append(doc.Diagnostics, diagJSON(wh, d))
 	}
 	return encode(w, doc)
+}
+
+// WriteSourceDiff writes the unified diff of a source file that seg
+// review --accept rewrites (a link condition), for --dry-run.
+func WriteSourceDiff(w io.Writer, name string, before, after []byte) error {
+	_, err := io.WriteString(w, udiff.Unified("a/"+name, "b/"+name, string(before), string(after)))
+	return err
 }
 
 // WriteLockDiff writes the unified diff from seg.lock's bytes now to the

@@ -515,6 +515,10 @@ func addRuntimeFiles(t *testing.T, root string) {
 	if err := os.Symlink("nowhere.rst", filepath.Join(root, "docs", "gone.rst")); err != nil {
 		t.Fatal(err)
 	}
+	// A code file that cannot be read: unreadable-code-file.
+	if err := os.Symlink("nowhere.c", filepath.Join(root, "src", "gone.c")); err != nil {
+		t.Fatal(err)
+	}
 	err := os.WriteFile(filepath.Join(root, "docs", "co:lon, ü.rst"), []byte(".. test:: Colon\n   :id: TS-COLON\n   :verifies: REQ-1, REQ-1\n"), 0o644)
 	if err != nil {
 		t.Fatal(err)

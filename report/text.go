@@ -52,6 +52,9 @@ func WriteText(w io.Writer, c *check.Check, opt TextOptions) error {
 		status := r.Verdict.Status.String()
 		word := st.status(status) + strings.Repeat(" ", len("satisfied")-len(status))
 		fmt.Fprintf(bw, "%s%s  %s  %s  %s\n", st.id(id), pad, word, st.pos(wh.pos(r.Node.Pos())), Printable(r.Node.Title()))
+		if p := PolicyText(r.Verdict); p != "" {
+			fmt.Fprintf(bw, "    %s under %s\n", status, Printable(p))
+		}
 		for _, reason := range r.Verdict.Blocking() {
 			fmt.Fprintf(bw, "    %s: %s [%s]\n", st.pos(wh.pos(reason.Pos)), Printable(reason.Message), reason.Code)
 		}

@@ -131,6 +131,14 @@ func (j *junitReader) startOutsideCase(t xml.StartElement, line, col int) bool {
 	case "testcase":
 		j.tc = &testcase{depth: j.depth, main: run{result: Passed, pos: j.pos(line, col), line: line}}
 		j.tc.name, j.tc.alt = junitNames(attr(t, "classname"), attr(t, "name"))
+		// GoogleTest writes a test it did not run (DISABLED_, filtered
+		// out) as status="notrun" with no child element, and one that
+		// GTEST_SKIP ended as result="skipped": neither ran to a pass.
+		// A result element inside still says more (and a graver one
+		// wins).
+		if attr(t, "status") == "notrun" || attr(t, "result") == "skipped" {
+			j.tc.main.result = Skipped
+		}
 		if len(j.suites) > 0 {
 			j.tc.suite = j.suites[len(j.suites)-1]
 		}

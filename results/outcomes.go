@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,16 @@ import (
 // that is not a test specification is left for the graph to report, as it
 // reports a written :confirms: link).
 //
+// A case whose properties name requirements (Source.Verify, by default
+// DefaultVerifyProperties) is a test specification of its own too: the
+// first run of its name in a file makes a node of Kind Test, ID TestID,
+// at the case, with a verifies link to every requirement named (marked
+// Partial for a partial property), and each of its runs confirms it. An
+// ID there that names no requirement is left for the graph to report
+// (unresolved-link or wrong-kind, at the case). These test specifications
+// come after every outcome in the nodes returned, in the order of their
+// cases.
+//
 // Under the rerun policy FlakyPassed, when the last run of a case name in
 // a file passed and made an outcome, every earlier run's outcome gets the
 // option rerun-of naming that last run's outcome; evaluate then lists the
@@ -55,6 +66,13 @@ import (
 // given, a no-results warning for every :cases: pattern that matches no
 // case of any source, in no particular order.
 func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, unmatched []Unmatched, diags diag.List) {
+	return OutcomesWith(files, nil, sources)
+}
+
+// OutcomesWith is Outcomes for a tree whose nodes are those of files and
+// extra (the implementations made from code tags), which witnesses may
+// name.
+func OutcomesWith(files []*parser.File, extra []parser.Node, sources []Source) (outcomes []parser.Node, unmatched []Unmatched, diags diag.List) {
 	var pats []Pattern
 	for _, f := range files {
 		if f != nil {
@@ -62,8 +80,9 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 		}
 	}
 	m := newMatcher(pats)
-	w := newWitnessCheck(files)
+	w := newWitnessCheck(files, extra)
 	seen := map[string]bool{}
+	var made madeTests
 	for _, src := range sources {
 		if seen[src.Path] {
 			continue
@@ -76,8 +95,12 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 		if src.Flaky == FlakyPassed {
 			lastRun = flakies{}
 		}
+		props := src.verifyProperties()
 		ds := scan(src, func(c *Case) {
 			tests := m.tests(c)
+			if reqs := verifiedBy(c, props); len(reqs) > 0 {
+				tests = addTest(tests, made.test(&src, c, reqs))
+			}
 			if lastRun != nil {
 				lastRun[c.Name] = flaky{run: int32(c.Run), passed: c.Result == Passed, made: len(tests) > 0}
 			}
@@ -86,6 +109,7 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 				return
 			}
 			n := outcomeNode(src, c, tests, o.good)
+			o.annotate(&n)
 			n.Broken = o.broken || c.BadDate
 			outcomes = append(outcomes, n)
 			runs = append(runs, int32(c.Run))
@@ -95,6 +119,7 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 		lastRun.mark(src.Path, outcomes[start:], runs)
 	}
 	diags = append(diags, w.diagnostics()...)
+	outcomes = append(outcomes, made.nodes...)
 	if len(sources) > 0 {
 		for i, p := range pats {
 			if !m.used[i] {
@@ -112,6 +137,15 @@ func Outcomes(files []*parser.File, sources []Source) (outcomes []parser.Node, u
 		}
 	}
 	return outcomes, unmatched, diags
+}
+
+// addTest adds id to the sorted, distinct IDs tests.
+func addTest(tests []string, id string) []string {
+	i := sort.SearchStrings(tests, id)
+	if i < len(tests) && tests[i] == id {
+		return tests
+	}
+	return slices.Insert(tests, i, id)
 }
 
 // Unmatched is a case run that names no test specification.

@@ -97,6 +97,10 @@ type Source struct {
 	// Flaky is the rerun policy: FlakyFailed ("" means it too) or
 	// FlakyPassed.
 	Flaky string
+	// Verify are the properties whose values name the requirements a
+	// case verifies (VerifyProperty); nil means DefaultVerifyProperties,
+	// an empty list none.
+	Verify []VerifyProperty
 	// Origin says where Witnesses were given; the sources given together
 	// share it, and the diagnostics about witnesses name it.
 	Origin Origin

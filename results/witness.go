@@ -41,10 +41,13 @@ type originState struct {
 	witnesses []string
 	good      []string // the witnesses that name an implementation
 	bad       []string // and those that do not, each once
-	broken    bool
-	made      int                     // outcomes made with these witnesses
-	files     map[string]bool         // the results files given with them
-	making    map[string]*source.File // those that made outcomes, by path
+	// globs are the entries that are patterns (witnessglob.go): empty
+	// those that matched no implementation (they are in bad too).
+	globs  map[string]int
+	broken bool
+	made   int                     // outcomes made with these witnesses
+	files  map[string]bool         // the results files given with them
+	making map[string]*source.File // those that made outcomes, by path
 }
 
 // madeOne counts an outcome made from src.
@@ -56,8 +59,9 @@ func (s *originState) madeOne(src *Source) {
 	s.making[src.Path] = src.File
 }
 
-func newWitnessCheck(files []*parser.File) *witnessCheck {
+func newWitnessCheck(files []*parser.File, extra []parser.Node) *witnessCheck {
 	w := &witnessCheck{kinds: map[string]parser.Kind{}}
+	w.addExtra(extra)
 	for _, f := range files {
 		if f == nil {
 			continue
@@ -99,6 +103,9 @@ func (w *witnessCheck) origin(src Source) *originState {
 			continue
 		}
 		seen[id] = true
+		if w.glob(s, id, seen) {
+			continue
+		}
 		if k, ok := w.kinds[id]; ok && k == parser.Implementation {
 			s.good = append(s.good, id)
 		} else {
@@ -185,7 +192,9 @@ func (w *witnessCheck) diagnostics() diag.List {
 
 func (w *witnessCheck) invalid(s *originState, id string) diag.Diagnostic {
 	var msg string
-	if k, ok := w.kinds[id]; ok {
+	if _, glob := s.globs[id]; glob {
+		msg = fmt.Sprintf(s.Entry+" is a pattern that matches no implementation", id)
+	} else if k, ok := w.kinds[id]; ok {
 		msg = fmt.Sprintf(s.Entry+" names %s %s, not an implementation", id, article(k), k)
 	} else {
 		msg = fmt.Sprintf(s.Entry+" names no implementation", id)

@@ -12,7 +12,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"testing/fstest"
 
 	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/parser"
@@ -33,8 +32,8 @@ type History struct {
 	cfg    *parser.Config
 
 	cat   *catFile
-	trees map[string]fstest.MapFS // by commit: its files, Sys the blob name
-	sums  map[string]string       // by blob name: the hex SHA-256 of its bytes
+	trees map[string]*commitTree // by commit: its files, Sys the blob name
+	sums  map[string]string      // by blob name: the hex SHA-256 of its bytes
 }
 
 // MaxCommits bounds the commits walked for one target.
@@ -47,7 +46,7 @@ func OpenHistory(root string, cfg *parser.Config) (*History, error) {
 	if err != nil {
 		return nil, errors.New("git is not installed")
 	}
-	h := &History{git: git, cfg: cfg, trees: map[string]fstest.MapFS{}, sums: map[string]string{}}
+	h := &History{git: git, cfg: cfg, trees: map[string]*commitTree{}, sums: map[string]string{}}
 	out, err := h.run(root, "rev-parse", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		return nil, fmt.Errorf("%s is not in a git repository", root)
@@ -248,7 +247,7 @@ func (h *History) sources(commit string, entries []parser.Link) ([]parser.Source
 		dir = "."
 	}
 	return readSources(glob.FS(tree, dir), entries, func(p string) ([]byte, string, error) {
-		blob := tree[path.Join(dir, p)].Sys.(string)
+		blob := tree.blobs[path.Join(dir, p)]
 		data, _, err := h.cat.blob(blob)
 		if err != nil {
 			return nil, "", err
@@ -293,7 +292,7 @@ func sha256Hex(data []byte) string {
 
 // tree lists the files of commit (links and submodules left out: a link
 // in a commit has no target to read).
-func (h *History) tree(commit string) (fstest.MapFS, error) {
+func (h *History) tree(commit string) (*commitTree, error) {
 	if t, ok := h.trees[commit]; ok {
 		return t, nil
 	}
@@ -301,15 +300,16 @@ func (h *History) tree(commit string) (fstest.MapFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := fstest.MapFS{}
+	blobs := map[string]string{}
 	for _, rec := range strings.Split(string(out), "\x00") {
 		meta, name, ok := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
 		if !ok || len(f) != 3 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
 			continue
 		}
-		t[name] = &fstest.MapFile{Mode: 0o644, Sys: f[2]}
+		blobs[name] = f[2]
 	}
+	t := newCommitTree(blobs)
 	h.trees[commit] = t
 	return t, nil
 }

@@ -7,6 +7,7 @@
 package review
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,6 +30,10 @@ const (
 	Unreviewed
 	// Orphan: a pin for a link the tree does not have.
 	Orphan
+	// Condition: the link entry's condition (sphinx-needs 8's
+	// "ID[condition]") does not hold for its target, or cannot be
+	// evaluated: the link is stale (conditions.go).
+	Condition
 )
 
 func (k Kind) String() string {
@@ -39,6 +44,8 @@ func (k Kind) String() string {
 		return "unreviewed"
 	case Orphan:
 		return "orphan"
+	case Condition:
+		return "condition"
 	}
 	return "unknown"
 }
@@ -61,6 +68,9 @@ type Item struct {
 	// Diff is what changed in the target, once Diffs has looked (stale
 	// items only).
 	Diff *Diff
+	// Condition is the entry's condition and what it says of the target
+	// (condition items only; At is the entry).
+	Condition graph.Condition
 }
 
 // Review is what seg review found in a tree.
@@ -82,6 +92,10 @@ func List(c *check.Check) *Review {
 		if !g.From(e).Pinnable() {
 			continue
 		}
+		if cond := g.Condition(e); !cond.Holds() {
+			r.Items = append(r.Items, Item{Kind: Condition, Link: g.Link(e), At: e.Span(), From: g.From(e), To: g.To(e),
+				Current: g.To(e).Revision(), Condition: cond})
+		}
 		l := g.Link(e)
 		if seen[l] {
 			continue
@@ -90,9 +104,18 @@ func List(c *check.Check) *Review {
 		it := Item{Link: l, At: e.Span(), From: g.From(e), To: g.To(e), Current: g.To(e).Revision()}
 		switch c.Result.LinkState(g, e) {
 		case evaluate.Stale:
-			it.Kind = Stale
-			p, _ := g.Pin(e)
-			it.Pinned = p.Revisions
+			// A link stale by its condition only is a condition item,
+			// and unreviewed too when strict review wants a pin.
+			p, ok := g.Pin(e)
+			switch {
+			case ok && pinStale(p, it.Current):
+				it.Kind = Stale
+				it.Pinned = p.Revisions
+			case !ok && c.Config != nil && c.Config.RequirePins && g.From(e).Pinnable():
+				it.Kind = Unreviewed
+			default:
+				continue
+			}
 		case evaluate.Unreviewed:
 			it.Kind = Unreviewed
 		default:
@@ -109,8 +132,23 @@ func List(c *check.Check) *Review {
 		}
 		r.Items = append(r.Items, it)
 	}
-	slices.SortFunc(r.Items, func(a, b Item) int { return a.Link.Compare(b.Link) })
+	slices.SortStableFunc(r.Items, func(a, b Item) int {
+		if c := a.Link.Compare(b.Link); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Kind, b.Kind)
+	})
 	return r
+}
+
+// pinStale reports whether pin p names another revision than now.
+func pinStale(p graph.Pin, now uint64) bool {
+	for _, r := range p.Revisions {
+		if r != now {
+			return true
+		}
+	}
+	return false
 }
 
 // Change is what seg review is asked to write.

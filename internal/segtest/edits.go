@@ -68,8 +68,10 @@ func Edit(r *rand.Rand, files map[string]string) string {
 		}
 		lines = slices.Insert(lines, k, "\n"+NewNode(r))
 	case 8:
-		// A state changes, or a result.
-		for _, pair := range [][2]string{{"(suspect)", "(retired)"}, {"passed", "failed"}, {"failed", "skipped"}, {"(retired)", ""}} {
+		// A state changes, or a result, or a field that link conditions
+		// read (ID[asil == "B"]).
+		for _, pair := range [][2]string{{"(suspect)", "(retired)"}, {"passed", "failed"}, {"failed", "skipped"}, {"(retired)", ""},
+			{":asil: B", ":asil: A"}, {":asil: A", ":asil: B"}, {":status: approved", ":status: draft"}, {":status: draft", ":status: approved"}} {
 			if strings.Contains(lines[k], pair[0]) {
 				lines[k] = strings.Replace(lines[k], pair[0], pair[1], 1)
 				break

@@ -15,14 +15,19 @@ import (
 // not edited is the same value from one build to the next.
 type Parsed struct {
 	Text  map[string]string
+	cfg   *parser.Config
 	base  *source.FileSet
 	sfs   map[string]*source.File
 	files map[string]*parser.File
 }
 
 // Parse parses every .rst file of text.
-func Parse(text map[string]string) *Parsed {
-	p := &Parsed{Text: text, base: source.NewFileSet(), sfs: map[string]*source.File{}, files: map[string]*parser.File{}}
+func Parse(text map[string]string) *Parsed { return ParseWith(text, nil) }
+
+// ParseWith parses every .rst file of text with cfg (nil: the default
+// configuration), and reads edited files with it too.
+func ParseWith(text map[string]string, cfg *parser.Config) *Parsed {
+	p := &Parsed{Text: text, cfg: cfg, base: source.NewFileSet(), sfs: map[string]*source.File{}, files: map[string]*parser.File{}}
 	for path := range text {
 		p.Changed(path)
 	}
@@ -48,7 +53,7 @@ func (p *Parsed) Changed(path string) {
 	}
 	p.sfs[path] = sf
 	sf.SetSource([]byte(src), false)
-	p.files[path] = parser.ParseFile(sf, []byte(src), nil)
+	p.files[path] = parser.ParseFile(sf, []byte(src), p.cfg)
 }
 
 // Files are the parsed files by path, and a file set for one build.

@@ -132,7 +132,7 @@ func (t *tree) extendTargets(e extension) []*need {
 	}
 	var out []*need
 	for _, n := range t.needs {
-		ok, ferr := f.Match(fields{t, n}, needs.FilterContext{Doc: e.docname, Docname: n.docname})
+		ok, ferr := f.Match(fields{t, n}, t.filterContext(needs.FilterContext{Doc: e.docname, Docname: n.docname}))
 		if ferr != nil {
 			t.diag(filterDiag(ferr, e.at, e.filter))
 			return nil

@@ -67,7 +67,7 @@ func (t *tree) functions() {
 
 func hasFunc(links []parser.Link) bool {
 	for _, l := range links {
-		if strings.HasPrefix(l.ID, "[[") {
+		if strings.HasPrefix(l.ID, "[[") || needs.IsVariantData(l.ID) {
 			return true
 		}
 	}
@@ -177,11 +177,17 @@ func (t *tree) resolveLinks(n *need, o parser.Option) {
 	var links []parser.Link
 	changed := false
 	for _, l := range o.Links {
-		if !strings.HasPrefix(l.ID, "[[") {
+		var res any
+		var ok bool
+		switch {
+		case needs.IsVariantData(l.ID):
+			res, ok = t.variant(l)
+		case strings.HasPrefix(l.ID, "[["):
+			res, ok = t.call(n, strings.TrimSuffix(strings.TrimPrefix(l.ID, "[["), "]]"), l.Span)
+		default:
 			links = append(links, l)
 			continue
 		}
-		res, ok := t.call(n, strings.TrimSuffix(strings.TrimPrefix(l.ID, "[["), "]]"), l.Span)
 		if !ok {
 			links = append(links, l)
 			continue
@@ -203,6 +209,30 @@ func (t *tree) resolveLinks(n *need, o parser.Option) {
 		set.Value = joinLinks(links)
 		setOption(t.edit(n), o.Name, set, true)
 	}
+}
+
+// variant resolves a variant data reference in a link list ("<{
+// var.links }>") against the project's variant data; ok is false when seg
+// does not know them (a diagnostic says so) or the reference does not
+// resolve, and then the entry stays open: it makes no edge.
+func (t *tree) variant(l parser.Link) (any, bool) {
+	p := t.in.Project
+	if !p.VariantKnown {
+		t.diag(diag.Diagnostic{Code: CodeUnsupportedFunc, Span: l.Span,
+			Message: fmt.Sprintf("%s: seg does not know the project's variant data", l.ID),
+			Detail:  "needs_variant_data is computed, or needs_variant_data_file names a file seg cannot read; the entry makes no link. Write the variant data as literals (or commit the file) for seg to read them."})
+		return nil, false
+	}
+	v, err := p.Variant(needs.VariantExpr(l.ID))
+	if err != nil {
+		t.diag(diag.Diagnostic{Code: CodeInvalidFunc, Span: l.Span, Message: fmt.Sprintf("%s: %v", l.ID, err),
+			Detail: "sphinx-needs cannot resolve this reference either: it warns and the entry makes no link, so seg adds none."})
+		return nil, false
+	}
+	if s, isStr := v.(string); isStr {
+		return needs.SplitList(s), true
+	}
+	return v, true
 }
 
 // resultItems are the items a result adds to a list.
@@ -250,7 +280,7 @@ func (t *tree) call(n *need, src string, at source.Span) (res any, ok bool) {
 		if code == CodeUnsupportedFunc {
 			d.Detail = "seg computes sphinx-needs' built-in functions whose result depends only on the needs; it keeps this call as written (a link entry stays open)."
 		} else {
-			d.Detail = "sphinx-needs cannot compute this call either and stops the build."
+			d.Detail = "sphinx-needs cannot compute this call either: it warns and keeps the field as written, so seg keeps it too (a link entry stays open and makes no edge)."
 		}
 		t.diag(d)
 		return nil, false
@@ -312,7 +342,7 @@ func (t *tree) copyFunc(n *need, args map[string]any, at source.Span, fail failF
 	}
 	if filter != nil {
 		for _, m := range t.needs {
-			hit, ferr := filter.Match(fields{t, m}, needs.FilterContext{Docname: m.docname, Current: fields{t, n}})
+			hit, ferr := filter.Match(fields{t, m}, t.filterContext(needs.FilterContext{Docname: m.docname, Current: fields{t, n}}))
 			if ferr != nil {
 				t.diag(filterDiag(ferr, at, filter.Source))
 				return nil, false
@@ -418,7 +448,7 @@ func (t *tree) checkLinkedValues(n *need, args map[string]any, at source.Span, f
 	oneHit := needs.Truthy(args["one_hit"])
 	for _, m := range linked {
 		if filter != nil {
-			hit, ferr := filter.Match(fields{t, m}, needs.FilterContext{Docname: m.docname})
+			hit, ferr := filter.Match(fields{t, m}, t.filterContext(needs.FilterContext{Docname: m.docname}))
 			if ferr != nil {
 				t.diag(filterDiag(ferr, at, filter.Source))
 			} else if !hit {
@@ -479,7 +509,7 @@ func (t *tree) calcSum(n *need, args map[string]any, at source.Span, fail failFu
 	sum := 0.0
 	for _, m := range check {
 		if filter != nil {
-			hit, ferr := filter.Match(fields{t, m}, needs.FilterContext{Docname: m.docname})
+			hit, ferr := filter.Match(fields{t, m}, t.filterContext(needs.FilterContext{Docname: m.docname}))
 			if ferr != nil && ferr.Unsupported {
 				t.diag(filterDiag(ferr, at, filter.Source))
 				return nil, false
@@ -547,7 +577,7 @@ func (t *tree) linksFromContent(n *need, args map[string]any, at source.Span, fa
 		if !ok {
 			return fail(CodeInvalidFunc, "links_from_content(): no need has the ID %q", id)
 		}
-		hit, ferr := f.Match(fields{t, m}, needs.FilterContext{Docname: m.docname})
+		hit, ferr := f.Match(fields{t, m}, t.filterContext(needs.FilterContext{Docname: m.docname}))
 		if ferr != nil {
 			t.diag(filterDiag(ferr, at, fs))
 			return nil, false

@@ -1,6 +1,7 @@
 package postprocess
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net/url"
@@ -17,7 +18,7 @@ import (
 
 // needimportOptions are the options sphinx-needs' needimport takes;
 // docutils refuses any other, and the directive with it.
-var needimportOptions = map[string]bool{"version": true, "hide": true, "collapse": true, "filter": true,
+var needimportOptions = map[string]bool{"version": true, "hide": true, "collapse": true, "filter": true, "ids": true,
 	"id_prefix": true, "tags": true, "style": true, "layout": true, "template": true, "pre_template": true,
 	"post_template": true}
 
@@ -95,12 +96,21 @@ func (t *tree) needimport(fi, idx int) {
 		fail("needimport without a path")
 		return
 	}
+	if key, ok := t.in.Project.ImportKeys[arg]; ok {
+		arg = key // needs_import_keys: the argument is a key for a path
+	}
 	local := t.importPath(fi, arg)
 	version := optionValue(&ins, "version")
 	f, _, fetch, msg := t.load(arg, local, version)
 	switch {
 	case fetch:
 		t.diag(notFetched(arg, at, "needimport of"))
+		return
+	case msg != "" && !fileExists(local) && t.confNames(local) > 0:
+		t.diag(diag.Diagnostic{Code: CodeInvalidNeedimport, Span: at,
+			Message: fmt.Sprintf("needimport: %s is not there; conf.py names it (line %d), so the build may write it", t.rel(local), t.confNames(local)),
+			Detail: "seg reads the tree as it is and never runs conf.py: the needs this file would bring in are unknown, so nothing may count on them. " +
+				"Generate the file before running seg (the step of the build that writes it), or commit it."})
 		return
 	case msg != "":
 		fail("needimport: %s", msg)
@@ -137,20 +147,27 @@ func (t *tree) needimport(fi, idx int) {
 func (t *tree) importNodes(ins *parser.Node, f *needs.File, filter *needs.Filter, fail func(format string, args ...any)) (made []parser.Node, ok bool) {
 	prefix := optionValue(ins, "id_prefix")
 	extraTags := splitTags(optionValue(ins, "tags"))
-	ids := map[string]bool{}
-	for _, rn := range f.Needs {
-		ids[rn.Str("id")] = true
-	}
-	rename := func(id string) string {
-		if prefix != "" && ids[id] {
-			return prefix + id
+	// As sphinx-needs: :ids: keeps the needs of those keys, then the
+	// filter selects among them (on their IDs as the file has them), and
+	// only then does :id_prefix: rename the kept needs and the links to
+	// them: a link to a need the import left out keeps its ID.
+	var only map[string]bool
+	if v := optionValue(ins, "ids"); v != "" {
+		only = map[string]bool{}
+		for _, k := range strings.Split(v, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				only[k] = true
+			}
 		}
-		return id
 	}
+	var kept []*needs.ReadNeed
 	for k := range f.Needs {
 		rn := &f.Needs[k]
+		if only != nil && !only[rn.Key] {
+			continue
+		}
 		if filter != nil {
-			keep, ferr := filter.Match(readFields{rn}, needs.FilterContext{Docname: rn.Str("docname")})
+			keep, ferr := filter.Match(readFields{rn}, t.filterContext(needs.FilterContext{Docname: rn.Str("docname")}))
 			if ferr != nil {
 				t.diag(filterDiag(ferr, optionSpan(ins, "filter"), filter.Source))
 				return nil, false
@@ -159,14 +176,27 @@ func (t *tree) importNodes(ins *parser.Node, f *needs.File, filter *needs.Filter
 				continue
 			}
 		}
+		kept = append(kept, rn)
+	}
+	ids := map[string]bool{}
+	for _, rn := range kept {
+		ids[rn.Key] = true
+	}
+	rename := func(id string) string {
+		if prefix != "" && ids[id] {
+			return prefix + id
+		}
+		return id
+	}
+	for _, rn := range kept {
 		typ := rn.Str("type")
 		kind, known := t.in.Config.Directives[typ]
 		if !known || t.in.Project.Type(typ) == nil {
 			fail("needimport: need %q has the type %q, which is no need type of this project", rn.Str("id"), typ)
 			continue
 		}
-		nd := parser.Node{Kind: kind, Directive: typ, ID: prefix + rn.Str("id"), Title: rn.Str("title"),
-			Pos: ins.Pos, Parent: ins.Parent}
+		nd := parser.Node{Kind: kind, Imported: true, Directive: typ, ID: prefix + rn.Str("id"), Title: rn.Str("title"),
+			Pos: ins.Pos, Parent: ins.Parent, Body: cmp.Or(rn.Str("content"), rn.Str("description"))}
 		nd.Options = t.readOptions(rn, ins.Pos, append(rn.Strings("tags"), extraTags...), rename)
 		made = append(made, nd)
 	}
@@ -210,8 +240,8 @@ func fileExists(p string) bool {
 }
 
 // readOptions are the options of a need read from a needs.json: status,
-// tags, the project's extra options and its link types (each ID mapped
-// by rename), at pos.
+// tags, the project's extra options and its link types (each target's ID
+// mapped by rename, its part and condition kept), at pos.
 func (t *tree) readOptions(rn *needs.ReadNeed, pos source.Pos, tags []string, rename func(string) string) []parser.Option {
 	p := t.in.Project
 	var opts []parser.Option
@@ -241,25 +271,56 @@ func (t *tree) readOptions(rn *needs.ReadNeed, pos source.Pos, tags []string, re
 		return opts
 	}
 	for _, lt := range p.Links {
-		ids := rn.Strings(lt.Option)
-		if len(ids) == 0 || lt.Option == "parent_needs" {
+		entries := rn.Strings(lt.Option)
+		if len(entries) == 0 || lt.Option == "parent_needs" {
 			continue
 		}
-		links := make([]parser.Link, 0, len(ids))
-		for i, id := range ids {
-			id = rename(id)
-			ids[i] = id
-			l := parser.Link{Span: source.At(pos)}
-			if a, part, ok := strings.Cut(id, "."); ok {
-				l.ID, l.Part = a, part
-			} else {
-				l.ID = id
+		links := make([]parser.Link, 0, len(entries))
+		var texts []string
+		for _, entry := range entries {
+			// An entry may carry a condition (sphinx-needs writes
+			// "ID[status=='open']" into needs.json as it was written):
+			// read it as the link syntax reads one in a directive.
+			split, _ := needs.SplitLinks([]byte(entry), lt.Option, lt)
+			for _, e := range split {
+				if e.ID == "" {
+					continue
+				}
+				l := parser.Link{Span: source.At(pos), ID: e.ID, Part: e.Part, Condition: e.Condition}
+				if !needs.IsFunction(e.ID) {
+					// A link to a part of a kept need follows the need.
+					l.ID = rename(e.ID)
+				}
+				links = append(links, l)
+				texts = append(texts, l.Address())
 			}
-			links = append(links, l)
 		}
-		add(lt.Option, strings.Join(ids, ", "), links)
+		add(lt.Option, strings.Join(texts, ", "), links)
 	}
 	return opts
+}
+
+// confNames is the line of the project's conf.py that names the file at
+// path (its base name, in quotes), 0 when none does: a file conf.py names
+// and that is not there is likely one the build writes.
+func (t *tree) confNames(path string) int {
+	data, err := cfgfile.Read(filepath.Join(t.in.Project.SrcDir, "conf.py"))
+	if err != nil {
+		return 0
+	}
+	base := filepath.Base(path)
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, `"`+base) || strings.Contains(line, `'`+base) || strings.Contains(line, "/"+base) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// filterContext is ctx with the project's needs_filter_data.
+func (t *tree) filterContext(ctx needs.FilterContext) needs.FilterContext {
+	ctx.Data, ctx.DataUnknown = t.in.Project.FilterData, t.in.Project.FilterDataUnknown
+	return ctx
 }
 
 // external adds the needs of every needs_external_needs source: nodes of
@@ -272,7 +333,7 @@ func (t *tree) external() {
 		at := t.configSpan(src.Line)
 		local := src.JSONPath
 		if local != "" && !filepath.IsAbs(local) {
-			local = filepath.Join(p.SrcDir, filepath.FromSlash(local))
+			local = filepath.Join(cmp.Or(src.Base, p.SrcDir), filepath.FromSlash(local))
 		}
 		where := src.JSONURL
 		if where == "" {

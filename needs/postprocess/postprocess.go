@@ -36,7 +36,7 @@ var (
 	CodeNeedextendNoTarget = diag.NewWarning("needextend-no-target", "a needextend whose ID names no need")
 	CodeInvalidNeedextend  = diag.NewWarning("invalid-needextend", "a needextend option sphinx-needs ignores")
 	CodeUnsupportedFunc    = diag.NewWarning("unsupported-dynamic-function", "a dynamic function seg does not compute")
-	CodeInvalidFunc        = diag.NewError("invalid-dynamic-function", "a dynamic function sphinx-needs cannot compute either")
+	CodeInvalidFunc        = diag.NewWarning("invalid-dynamic-function", "a dynamic function sphinx-needs cannot compute either")
 	CodeURLNotFetched      = diag.NewError("needs-url-not-fetched", "a needs.json to fetch from a URL, which seg never does")
 	CodeInvalidExternal    = diag.NewError("invalid-external-needs", "external needs seg cannot read")
 	CodeInvalidNeedimport  = diag.NewError("invalid-needimport", "a needimport seg cannot read")
@@ -75,6 +75,7 @@ func Run(in Input) Output {
 	t := &tree{in: in, files: slices.Clone(in.Parsed), copied: make([]bool, len(in.Parsed))}
 	t.deleteNeeds()
 	t.importNeeds()
+	t.list2need()
 	t.collect()
 	t.external()
 	t.parentNeeds()

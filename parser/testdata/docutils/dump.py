@@ -61,6 +61,8 @@ How docutils is set up here:
 - sphinx-needs' needextend and needimport (--instructions) take one
   required argument, any option and no content (docutils rejects one with
   content); they are recorded like the seg directives, with id "".
+  list2need (among --instructions) takes no argument, any option and
+  content it does not parse (its list).
 - Every name docutils does not know (only, tab, dropdown, ...)
   is a generic container like the seg directives: one optional argument, any
   option, content parsed as RST.
@@ -165,6 +167,7 @@ class SegDirective(Directive):
     optional_arguments = 1
     final_argument_whitespace = True
     has_content = True
+    parse_content = True
     option_spec = AnyOptions()
 
     def run(self):
@@ -200,7 +203,7 @@ class SegDirective(Directive):
         if line != self.lineno:
             rec["docutils_lineno"] = self.lineno
         st.records.append(rec)
-        if not self.has_content:
+        if not self.has_content or not self.parse_content:
             return []
         node = nodes.container()
         st.seg_stack.append(rec)
@@ -218,6 +221,14 @@ class InstructionDirective(SegDirective):
     required_arguments = 1
     optional_arguments = 0
     has_content = False
+
+
+class List2needDirective(SegDirective):
+    """sphinx-needs' list2need (--instructions): no argument, any option,
+    content that is a list it makes needs of, not RST to parse here."""
+    required_arguments = 0
+    optional_arguments = 0
+    parse_content = False
 
 
 class ContainerDirective(Directive):
@@ -255,6 +266,8 @@ def install(seg_names, literal_names, instruction_names=()):
     def lookup(directive_name, language_module, document):
         n = directive_name.lower()
         if n in instructions:
+            if n == "list2need":
+                return List2needDirective, []
             return InstructionDirective, []
         if n in seg:
             return SegDirective, []
