@@ -68,7 +68,41 @@ func targetAt(snap snapshot, file string, t *text, off int) (target, bool) {
 		}
 		return target{id: id, span: span{a, b}}, true
 	}
+	if len(nodes) == 0 && !strings.HasSuffix(file, ".rst") {
+		return codeTarget(snap, t, off)
+	}
 	return target{}, false
+}
+
+// codeTarget finds the ID at off in a file of code (a source file with
+// code tags, docs/codetags.md): the word there, when a node has it as
+// its ID.
+func codeTarget(snap snapshot, t *text, off int) (target, bool) {
+	isID := func(c byte) bool {
+		return c == '_' || c == '-' || c == '.' || c == ':' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	a, b := off, off
+	for a > 0 && isID(t.src[a-1]) {
+		a--
+	}
+	for b < len(t.src) && isID(t.src[b]) {
+		b++
+	}
+	// Punctuation around an ID is not part of it.
+	for a < b && strings.IndexByte(".:-", t.src[a]) >= 0 {
+		a++
+	}
+	for b > a && strings.IndexByte(".:-", t.src[b-1]) >= 0 {
+		b--
+	}
+	if a == b {
+		return target{}, false
+	}
+	id := string(t.src[a:b])
+	if _, ok := snap.lookup(id); !ok {
+		return target{}, false
+	}
+	return target{id: id, span: span{a, b}}, true
 }
 
 // at resolves a request's document and position.
