@@ -52,5 +52,15 @@ func TestCodeFileDiagnostics(t *testing.T) {
 	if string(none) != "null" {
 		t.Errorf("definition on code: %s", none)
 	}
+	// Find references on the requirement lists the tag that implements it.
+	var refs []location
+	c.callRaw("textDocument/references", c.at("docs/req.rst", 1, 9)[:len(c.at("docs/req.rst", 1, 9))-1]+`,"context":{"includeDeclaration":false}}`, &refs)
+	var got []string
+	for _, l := range refs {
+		got = append(got, c.rel(l.URI)+"@"+l.Range.String())
+	}
+	if want := []string{"docs/test.rst@2:14-2:19", "src/brake.py@1:14-1:19"}; !cmp.Equal(got, want) {
+		t.Errorf("references of REQ-1: %v, want %v", got, want)
+	}
 	compareWithCheck(t, root, nil)
 }

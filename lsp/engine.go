@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/codetags"
 	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
@@ -728,6 +729,29 @@ func (s *segSnapshot) references(id string) []linkRef {
 					}
 				}
 			}
+		}
+	}
+	// The code tags that name it (docs/codetags.md): their IDs as written
+	// in the source files.
+	if g, ok := s.graphNode(id); ok {
+		var code []linkRef
+		for e := range s.c.Graph.In(g, 0) {
+			from := s.c.Graph.From(e)
+			if from.Directive() != codetags.Directive {
+				continue
+			}
+			if file, sp := s.place(e.Span()); file != "" {
+				code = append(code, linkRef{file: file, from: from.ID(), option: "implements", id: id, span: sp})
+			}
+		}
+		if len(code) > 0 {
+			out = append(out, code...)
+			sort.SliceStable(out, func(i, j int) bool {
+				if out[i].file != out[j].file {
+					return out[i].file < out[j].file
+				}
+				return out[i].span.start < out[j].span.start
+			})
 		}
 	}
 	return out
