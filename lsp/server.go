@@ -482,8 +482,11 @@ func (s *server) applySettings(v protocol.LSPAny) {
 func (s *server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
 	s.mu.Lock()
 	s.applySettings(p.Settings)
-	// Every published list may change (severity, links): send them again.
-	s.sent = map[string]string{}
+	// Every published list may change (severity, links, scope): send
+	// them again, the ones that become empty included.
+	for f := range s.sent {
+		s.sent[f] = "\x00"
+	}
 	s.reload = true
 	s.gen++
 	s.cond.Broadcast()

@@ -58,7 +58,9 @@ func manyFiles(n int) map[string]string {
 // with its unsaved text; its diagnostics come before any other file's.
 // Statuses show in it (as information), not in the files not open.
 func TestOpenDocumentFirst(t *testing.T) {
-	root := writeTree(t, manyFiles(40))
+	files := manyFiles(40)
+	files["docs/only.rst"] = ".. sreq:: Only a status\n   :id: ONLY-1\n"
+	root := writeTree(t, files)
 	c := startWith(t, root, at, "", defaults)
 	c.open("docs/open.rst", ".. sreq:: Open\n   :id: OPEN-1\n\n.. sreq:: Typed, not saved\n   :id: NEW-1\n")
 	c.sync()
@@ -90,6 +92,17 @@ func TestOpenDocumentFirst(t *testing.T) {
 	c.notify("workspace/didChangeConfiguration", `{"settings":{"seg":{"unsatisfiedScope":"workspace"}}}`)
 	if got := plain(c.diagnostics("docs/f007.rst")); !cmp.Equal(got, []string{"0:0-0:11 unsatisfied 3", "5:19-5:35 unresolved-link 1"}) {
 		t.Errorf("unsatisfiedScope workspace: %v", got)
+	}
+	if got := plain(c.diagnostics("docs/only.rst")); !cmp.Equal(got, []string{"0:0-0:23 unsatisfied 3"}) {
+		t.Errorf("unsatisfiedScope workspace, a file with a status only: %v", got)
+	}
+	// And back: a file whose only diagnostic was a status is cleared.
+	c.notify("workspace/didChangeConfiguration", `{"settings":{"seg":{"unsatisfiedScope":"open"}}}`)
+	if got := plain(c.diagnostics("docs/f007.rst")); !cmp.Equal(got, []string{"5:19-5:35 unresolved-link 1"}) {
+		t.Errorf("unsatisfiedScope open again: %v", got)
+	}
+	if got := plain(c.diagnostics("docs/only.rst")); len(got) != 0 {
+		t.Errorf("unsatisfiedScope open again, a file with a status only: %v", got)
 	}
 }
 
