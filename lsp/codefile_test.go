@@ -62,5 +62,21 @@ func TestCodeFileDiagnostics(t *testing.T) {
 	if want := []string{"docs/test.rst@2:14-2:19", "src/brake.py@1:14-1:19"}; !cmp.Equal(got, want) {
 		t.Errorf("references of REQ-1: %v, want %v", got, want)
 	}
+	// Completion after a tag's marker offers requirements; elsewhere in
+	// code, nothing.
+	c.edit("src/brake.py", 2, r(2, 0, 2, 0), "    # req-Id: RE\n")
+	var list struct {
+		Items []struct {
+			Label string `json:"label"`
+		} `json:"items"`
+	}
+	c.callRaw("textDocument/completion", c.at("src/brake.py", 2, 16), &list)
+	if len(list.Items) != 1 || list.Items[0].Label != "REQ-1" {
+		t.Errorf("completion in a code tag: %+v", list.Items)
+	}
+	c.callRaw("textDocument/completion", c.at("src/brake.py", 0, 3), &list)
+	if len(list.Items) != 0 {
+		t.Errorf("completion in code: %+v", list.Items)
+	}
 	compareWithCheck(t, root, nil)
 }

@@ -437,11 +437,18 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	li := lineIndex(t.lines, off)
 	ls := t.lines[li]
 	before := string(t.src[ls:off])
+	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
+	if file, _ := s.path(p.TextDocument.URI); !strings.HasSuffix(file, ".rst") && len(snap.nodes(file)) == 0 {
+		// A source file: after a code tag's marker, the requirements.
+		if !slices.ContainsFunc(codeMarkers, func(m string) bool { return strings.Contains(before, m) }) {
+			return list, nil
+		}
+		return s.completeIDs(snap, t, ls, off, []string{"requirement"}, list), nil
+	}
 	directive, option, optIndent, ok := s.enclosing(t, li)
 	if !ok {
-		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
+		return list, nil
 	}
-	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
 	// An option name being typed: ":" then letters.
 	if m := optionLine.FindStringSubmatch(before); m != nil && (optIndent < 0 || len(m[1]) == optIndent) {
 		names, ok := snap.optionNames(directive)
@@ -473,6 +480,18 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if kinds == nil {
 		return list, nil
 	}
+	return s.completeIDs(snap, t, ls, off, kinds, list), nil
+}
+
+// codeMarkers are the markers of the code tags (docs/codetags.md) after
+// which requirement IDs are completed in a source file.
+var codeMarkers = []string{"req-Id:", "req-traceability:", "@need-ids:", "lobster-trace:"}
+
+// completeIDs adds the IDs of nodes of the given kinds that start with
+// the entry being typed at off (back to the last separator or blank of
+// the line that starts at ls).
+func (s *server) completeIDs(snap snapshot, t *text, ls, off int, kinds []string, list *protocol.CompletionList) *protocol.CompletionList {
+	enc := s.encoding()
 	// The entry being typed: back to the last separator or blank.
 	a := off
 	for a > ls && !strings.ContainsRune(",;| \t:", rune(t.src[a-1])) {
@@ -498,7 +517,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		list.Items = append(list.Items, it)
 		return true
 	})
-	return list, nil
+	return list
 }
 
 // enclosing finds, for line li, the seg directive whose option block it
