@@ -352,10 +352,33 @@ func TestSameAsCheckAfterEditsPatched(t *testing.T) {
 	}
 }
 
+// With the editor's default settings, statuses are shown in the open
+// documents only, as information: what the editor has is seg check's
+// findings, and its unsatisfied requirements in the files open, over the
+// same random edits (patched and full analyses alike).
+func TestSameAsCheckAfterEditsOpenOnly(t *testing.T) {
+	seeds, steps := 4, 24
+	if testing.Short() {
+		seeds = 1
+	}
+	for seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(seed), 23))
+			typeAndCompareWith(t, r, segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(3)), steps, false, true)
+		})
+	}
+}
+
 // typeAndCompare opens the files of a tree in the editor one by one and
 // edits them, comparing what the editor has with seg check every few
 // edits.
 func typeAndCompare(t *testing.T, r *rand.Rand, files map[string]string, steps int, pin bool) {
+	typeAndCompareWith(t, r, files, steps, pin, false)
+}
+
+// typeAndCompareWith is typeAndCompare; with openOnly, under the
+// editor's default settings (statuses in open documents, as information).
+func typeAndCompareWith(t *testing.T, r *rand.Rand, files map[string]string, steps int, pin, openOnly bool) {
 	live := writeTree(t, files)
 	if pin {
 		pinTree(t, r, live)
@@ -363,8 +386,19 @@ func typeAndCompare(t *testing.T, r *rand.Rand, files map[string]string, steps i
 		files["seg.lock"] = string(lock)
 	}
 	view := writeTree(t, files)
-	c := start(t, live, at, `{"general":{"positionEncodings":["utf-8"]}}`)
+	var c *client
+	if openOnly {
+		c = startWith(t, live, at, `{"general":{"positionEncodings":["utf-8"]}}`, defaults)
+	} else {
+		c = start(t, live, at, `{"general":{"positionEncodings":["utf-8"]}}`)
+	}
 	versions := map[string]int{}
+	statuses := 0 // unsatisfied requirements of open documents compared
+	defer func() {
+		if openOnly {
+			t.Logf("%d statuses in open documents compared", statuses)
+		}
+	}()
 	for step := range steps {
 		p := segtest.Edit(r, files)
 		if !strings.HasSuffix(p, ".rst") {
@@ -388,6 +422,26 @@ func typeAndCompare(t *testing.T, r *rand.Rand, files map[string]string, steps i
 			continue
 		}
 		want := checkFindings(t, view)
+		if openOnly {
+			var open []string
+			for _, w := range want {
+				file, rest, _ := strings.Cut(w, " ")
+				if i := strings.LastIndexByte(file, ':'); i >= 0 {
+					file = file[:i]
+				}
+				if rest, ok := strings.CutPrefix(rest, "warning unsatisfied "); ok {
+					if versions[file] == 0 {
+						continue
+					}
+					statuses++
+					// Information has no name in severities.
+					w = strings.SplitN(w, " ", 2)[0] + "  unsatisfied " + rest
+				}
+				open = append(open, w)
+			}
+			slices.Sort(open)
+			want = open
+		}
 		got := serverFindings(t, c, func(file string) []byte {
 			if s, ok := files[file]; ok {
 				return []byte(s)

@@ -99,16 +99,25 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 }
 
 // start runs a server on root and initializes it with the given client
-// capabilities (JSON), waiting for the first analysis.
+// capabilities (JSON). Statuses are shown as seg check lists them (every
+// file, as warnings: the settings unsatisfiedScope "workspace" and
+// unsatisfiedSeverity "warning"), so that what the client has can be
+// compared with seg check; startWith passes other settings.
 func start(t *testing.T, root string, cfg lsp.Config, capabilities string) *client {
+	t.Helper()
+	return startWith(t, root, cfg, capabilities, `{"codesBaseURL":"https://example.org/codes#","unsatisfiedScope":"workspace","unsatisfiedSeverity":"warning"}`)
+}
+
+// startWith is start with the given initializationOptions (JSON).
+func startWith(t *testing.T, root string, cfg lsp.Config, capabilities, options string) *client {
 	t.Helper()
 	c := newClient(t, root, cfg)
 	if capabilities == "" {
 		capabilities = "{}"
 	}
 	var res json.RawMessage
-	c.callRaw("initialize", fmt.Sprintf(`{"processId":null,"rootUri":%q,"capabilities":%s,"initializationOptions":{"codesBaseURL":"https://example.org/codes#"}}`,
-		string(uri.File(root)), capabilities), &res)
+	c.callRaw("initialize", fmt.Sprintf(`{"processId":null,"rootUri":%q,"capabilities":%s,"initializationOptions":%s}`,
+		string(uri.File(root)), capabilities, options), &res)
 	c.notify("initialized", `{}`)
 	return c
 }
@@ -204,11 +213,12 @@ func (c *client) notify(method, params string) {
 	}
 }
 
-// sync waits until every message sent so far has been analysed: a
-// request the server only answers from an up-to-date analysis.
+// sync waits until every message sent so far has been analysed and its
+// diagnostics published, those the server publishes in the background
+// included (seg's own request, lsp.MethodPublished).
 func (c *client) sync() {
 	c.t.Helper()
-	c.callRaw("workspace/symbol", `{"query":"\u0000no such symbol"}`, nil)
+	c.callRaw(lsp.MethodPublished, "{}", nil)
 }
 
 // diagnostics returns the diagnostics last published for a file, once

@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/codetags"
 	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
@@ -85,7 +86,7 @@ func (e *segEngine) evalDay() time.Time {
 	return evaluate.Day(e.opts.Now())
 }
 
-func (e *segEngine) load(open map[string][]byte) (snapshot, error) {
+func (e *segEngine) load(buffers func() map[string][]byte) (snapshot, error) {
 	e.open = map[string][]byte{}
 	e.live = nil
 	t, o, err := e.opts.Open(e.root)
@@ -100,6 +101,12 @@ func (e *segEngine) load(open map[string][]byte) (snapshot, error) {
 		return s, err
 	}
 	e.live = t.Live(o)
+	// The buffers are taken once the configuration is read, as late as
+	// can be: an editor opens its documents right after initialized.
+	var open map[string][]byte
+	if buffers != nil {
+		open = buffers()
+	}
 	for p, text := range open {
 		e.open[p] = text
 		e.live.SetText(p, text)
@@ -703,6 +710,29 @@ func (s *segSnapshot) references(id string) []linkRef {
 					}
 				}
 			}
+		}
+	}
+	// The code tags that name it (docs/codetags.md): their IDs as written
+	// in the source files.
+	if g, ok := s.graphNode(id); ok {
+		var code []linkRef
+		for e := range s.c.Graph.In(g, 0) {
+			from := s.c.Graph.From(e)
+			if from.Directive() != codetags.Directive {
+				continue
+			}
+			if file, sp := s.place(e.Span()); file != "" {
+				code = append(code, linkRef{file: file, from: from.ID(), option: "implements", id: id, span: sp})
+			}
+		}
+		if len(code) > 0 {
+			out = append(out, code...)
+			sort.SliceStable(out, func(i, j int) bool {
+				if out[i].file != out[j].file {
+					return out[i].file < out[j].file
+				}
+				return out[i].span.start < out[j].span.start
+			})
 		}
 	}
 	return out

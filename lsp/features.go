@@ -68,7 +68,41 @@ func targetAt(snap snapshot, file string, t *text, off int) (target, bool) {
 		}
 		return target{id: id, span: span{a, b}}, true
 	}
+	if len(nodes) == 0 && !strings.HasSuffix(file, ".rst") {
+		return codeTarget(snap, t, off)
+	}
 	return target{}, false
+}
+
+// codeTarget finds the ID at off in a file of code (a source file with
+// code tags, docs/codetags.md): the word there, when a node has it as
+// its ID.
+func codeTarget(snap snapshot, t *text, off int) (target, bool) {
+	isID := func(c byte) bool {
+		return c == '_' || c == '-' || c == '.' || c == ':' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	a, b := off, off
+	for a > 0 && isID(t.src[a-1]) {
+		a--
+	}
+	for b < len(t.src) && isID(t.src[b]) {
+		b++
+	}
+	// Punctuation around an ID is not part of it.
+	for a < b && strings.IndexByte(".:-", t.src[a]) >= 0 {
+		a++
+	}
+	for b > a && strings.IndexByte(".:-", t.src[b-1]) >= 0 {
+		b--
+	}
+	if a == b {
+		return target{}, false
+	}
+	id := string(t.src[a:b])
+	if _, ok := snap.lookup(id); !ok {
+		return target{}, false
+	}
+	return target{id: id, span: span{a, b}}, true
 }
 
 // at resolves a request's document and position.
@@ -408,11 +442,18 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	li := lineIndex(t.lines, off)
 	ls := t.lines[li]
 	before := string(t.src[ls:off])
+	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
+	if file, _ := s.path(p.TextDocument.URI); !strings.HasSuffix(file, ".rst") && len(snap.nodes(file)) == 0 {
+		// A source file: after a code tag's marker, the requirements.
+		if !slices.ContainsFunc(codeMarkers, func(m string) bool { return strings.Contains(before, m) }) {
+			return list, nil
+		}
+		return s.completeIDs(snap, t, ls, off, []string{"requirement"}, list), nil
+	}
 	directive, option, optIndent, ok := s.enclosing(t, li)
 	if !ok {
-		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
+		return list, nil
 	}
-	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
 	// An option name being typed: ":" then letters.
 	if m := optionLine.FindStringSubmatch(before); m != nil && (optIndent < 0 || len(m[1]) == optIndent) {
 		names, ok := snap.optionNames(directive)
@@ -444,6 +485,18 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if kinds == nil {
 		return list, nil
 	}
+	return s.completeIDs(snap, t, ls, off, kinds, list), nil
+}
+
+// codeMarkers are the markers of the code tags (docs/codetags.md) after
+// which requirement IDs are completed in a source file.
+var codeMarkers = []string{"req-Id:", "req-traceability:", "@need-ids:", "lobster-trace:"}
+
+// completeIDs adds the IDs of nodes of the given kinds that start with
+// the entry being typed at off (back to the last separator or blank of
+// the line that starts at ls).
+func (s *server) completeIDs(snap snapshot, t *text, ls, off int, kinds []string, list *protocol.CompletionList) *protocol.CompletionList {
+	enc := s.encoding()
 	// The entry being typed: back to the last separator or blank.
 	a := off
 	for a > ls && !strings.ContainsRune(",;| \t:", rune(t.src[a-1])) {
@@ -469,7 +522,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		list.Items = append(list.Items, it)
 		return true
 	})
-	return list, nil
+	return list
 }
 
 // enclosing finds, for line li, the seg directive whose option block it
@@ -525,7 +578,7 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	s.mu.Lock()
 	set := s.set
 	s.mu.Unlock()
-	lsp := s.lspDiagnostics(snap, file, set, enc)
+	lsp := s.lspDiagnostics(snap, file, set, enc, s.isOpen(file))
 	fs := snap.findings(file)
 	out := []protocol.CommandOrCodeAction{}
 	quick := protocol.CodeActionKindQuickFix

@@ -167,10 +167,12 @@ type snapshot interface {
 // engine reads and re-reads a tree. It is used from one goroutine.
 type engine interface {
 	// load reads the whole tree, with the open documents' text in place
-	// of the files on disk. An error means the tree cannot be read at all
+	// of the files on disk (buffers gives them, nil: none; it is called
+	// once the configuration is read, so that documents opened meanwhile
+	// count). An error means the tree cannot be read at all
 	// (an unreadable root, a bad config); the snapshot then says so in a
 	// finding where it can.
-	load(open map[string][]byte) (snapshot, error)
+	load(buffers func() map[string][]byte) (snapshot, error)
 	// update re-reads the given files (text nil: read it from disk, or the
 	// file is gone) and returns the new snapshot; with an error (the tree
 	// can no longer be checked), the last one.

@@ -16,7 +16,9 @@ import (
 // its built-in LSP client, driven by testdata/neovim.lua (open a file,
 // wait for diagnostics, go to a definition, find references, hover (a
 // status, a revision, a stale link), complete an ID, apply code actions
-// (a "did you mean", accepting a stale link into seg.lock), shut down). The test fails when
+// (a "did you mean", accepting a stale link into seg.lock), read a status (a
+// code lens, an information diagnostic in the open document), in a source
+// file with a code tag (a diagnostic, go to definition), shut down). The test fails when
 // any step does. Without Neovim it skips; SEG_REQUIRE_NEOVIM=1 (set by
 // .ci/run) makes that a failure.
 func TestNeovim(t *testing.T) {
@@ -41,7 +43,9 @@ func TestNeovim(t *testing.T) {
 	root := writeTree(t, fixture)
 	// A pin of REQ-2's :refines: to a revision SYS-1 never had: a stale
 	// link, which the script accepts.
-	writeFiles(t, root, map[string]string{"seg.lock": "REQ-2 refines SYS-1 0000000000000000\n"})
+	writeFiles(t, root, map[string]string{"seg.lock": "REQ-2 refines SYS-1 0000000000000000\n",
+		// A source file whose code tag implements REQ-1.
+		"seg.toml": "[code]\npaths = [\"src/**\"]\n", "src/brake.py": "def brake():\n    # req-Id: REQ-1\n    pass\n"})
 	before := treeSum(t, root)
 	script, err := filepath.Abs("testdata/neovim.lua")
 	if err != nil {

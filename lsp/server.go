@@ -8,7 +8,11 @@
 // the order they arrive; the analysis runs on its own goroutine, which
 // folds a burst of edits into one evaluation, and a request that needs
 // the analysis waits for the one that covers every edit received before
-// it. docs/editors.md is the user's side of it.
+// it. Each analysis publishes the open documents' diagnostics first and
+// the other files' in the background, which the next edit stops; a
+// requirement's status is a diagnostic in open documents only unless a
+// setting says otherwise (status.go: code lenses, inlay hints, pull
+// diagnostics). docs/editors.md is the user's side of it.
 package lsp
 
 import (
@@ -23,6 +27,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -77,10 +82,19 @@ type settings struct {
 	// CodesBaseURL is where each code's documentation is: the code's
 	// entry is this plus the code (an anchor of docs/codes.md).
 	CodesBaseURL string `json:"codesBaseURL"`
-	// UnsatisfiedSeverity is "warning" (the default), "information",
-	// "hint", "error" or "off".
+	// UnsatisfiedSeverity is "information" (the default), "hint",
+	// "warning", "error" or "off".
 	UnsatisfiedSeverity string `json:"unsatisfiedSeverity"`
+	// UnsatisfiedScope is where a requirement's status is a diagnostic:
+	// "open" (the default), in the documents open in the editor only, or
+	// "workspace", in every file. Findings (errors and warnings) are
+	// always workspace-wide.
+	UnsatisfiedScope string `json:"unsatisfiedScope"`
 }
+
+// workspaceStatuses reports whether statuses are diagnostics in files
+// that are not open.
+func (set settings) workspaceStatuses() bool { return set.UnsatisfiedScope == "workspace" }
 
 type document struct {
 	uri     uri.URI
@@ -103,8 +117,20 @@ type server struct {
 	enc         encoding
 	set         settings
 	clientWatch bool // the client watches files for us
-	docs        map[string]*document
-	eng         engine
+	// pull is set when the client pulls diagnostics (LSP 3.17
+	// textDocument/diagnostic): nothing is pushed then. refresh is set
+	// when it takes workspace/diagnostic/refresh.
+	pull, refresh bool
+	// noted is closed when initialized arrives: the first analysis waits
+	// for it (a moment at most), so that the documents the editor opens
+	// right after it count.
+	noted     chan struct{}
+	notedOnce sync.Once
+	// opened is closed at the first didOpen.
+	opened     chan struct{}
+	openedOnce sync.Once
+	docs       map[string]*document
+	eng        engine
 
 	// analysis state, under mu
 	pending map[string][]byte // path -> open text, or nil: read the disk
@@ -116,8 +142,19 @@ type server struct {
 	gen     int  // bumped by every change
 	snap    snapshot
 	snapGen int
+	runs    int // analyses done
 	loadErr error
 	sent    map[string]string // path -> the diagnostics last published
+	// backlog are the files whose diagnostics are still to be published
+	// in the background (the documents that are not open); an edit stops
+	// that and the next analysis takes them up again.
+	backlog map[string]bool
+	// pubMu orders publishing: pubSeq is bumped by each analysis before
+	// it publishes, and a background publisher of an older one stops.
+	pubMu  sync.Mutex
+	pubSeq int
+	// background counts the background publishers running (under mu).
+	background int
 	// sentLoose are the findings without a file last shown as messages.
 	sentLoose string
 	exitCode  chan int
@@ -130,8 +167,11 @@ func newServer(cfg Config) *server {
 		docs:     map[string]*document{},
 		pending:  map[string][]byte{},
 		sent:     map[string]string{},
+		backlog:  map[string]bool{},
+		noted:    make(chan struct{}),
+		opened:   make(chan struct{}),
 		exitCode: make(chan int, 1),
-		set:      settings{CodesBaseURL: diag.DocURL, UnsatisfiedSeverity: "warning"},
+		set:      settings{CodesBaseURL: diag.DocURL, UnsatisfiedSeverity: "information", UnsatisfiedScope: "open"},
 	}
 	out := cfg.Log
 	if out == nil {
@@ -295,6 +335,13 @@ func (s *server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
 		s.clientWatch = *w.DidChangeWatchedFiles.DynamicRegistration
 	}
+	if td := p.Capabilities.TextDocument; td != nil && td.Diagnostic != nil {
+		s.pull = true
+	}
+	if w := p.Capabilities.Workspace; w != nil && w.Diagnostics != nil && w.Diagnostics.RefreshSupport != nil {
+		s.refresh = *w.Diagnostics.RefreshSupport
+	}
+	pull := s.pull
 	s.eng = newEngine(root, s.cfg.Options)
 	s.reload = true
 	s.gen++
@@ -307,6 +354,11 @@ func (s *server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	}
 	yes := true
 	full := protocol.TextDocumentSyncKindIncremental
+	segID := "seg"
+	var pullOpts protocol.DiagnosticProvider
+	if pull {
+		pullOpts = &protocol.DiagnosticOptions{Identifier: &segID, InterFileDependencies: true, WorkspaceDiagnostics: true}
+	}
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			PositionEncoding: posEnc,
@@ -323,13 +375,17 @@ func (s *server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
 			},
-			RenameProvider: &protocol.RenameOptions{PrepareProvider: &yes},
+			RenameProvider:     &protocol.RenameOptions{PrepareProvider: &yes},
+			CodeLensProvider:   &protocol.CodeLensOptions{},
+			InlayHintProvider:  protocol.Boolean(true),
+			DiagnosticProvider: pullOpts,
 		},
 		ServerInfo: protocol.ServerInfo{Name: "seg", Version: protocol.NewOptional(s.cfg.Version)},
 	}, nil
 }
 
 func (s *server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
+	s.notedOnce.Do(func() { close(s.noted) })
 	s.mu.Lock()
 	watch := s.clientWatch
 	root := s.root
@@ -418,13 +474,19 @@ func (s *server) applySettings(v protocol.LSPAny) {
 	if set.UnsatisfiedSeverity != "" {
 		s.set.UnsatisfiedSeverity = strings.ToLower(set.UnsatisfiedSeverity)
 	}
+	if set.UnsatisfiedScope != "" {
+		s.set.UnsatisfiedScope = strings.ToLower(set.UnsatisfiedScope)
+	}
 }
 
 func (s *server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
 	s.mu.Lock()
 	s.applySettings(p.Settings)
-	// Every published list may change (severity, links): send them again.
-	s.sent = map[string]string{}
+	// Every published list may change (severity, links, scope): send
+	// them again, the ones that become empty included.
+	for f := range s.sent {
+		s.sent[f] = "\x00"
+	}
 	s.reload = true
 	s.gen++
 	s.cond.Broadcast()
@@ -488,6 +550,7 @@ func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	s.docs[path] = &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: t}
 	s.markLocked(path, t.src)
 	s.mu.Unlock()
+	s.openedOnce.Do(func() { close(s.opened) })
 	return nil
 }
 
@@ -534,6 +597,8 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 		return nil
 	}
 	delete(s.docs, path)
+	// Its statuses go (unless they are shown workspace-wide).
+	s.backlog[path] = true
 	// The file on disk counts again (an unsaved buffer closed without
 	// saving leaves the disk as it was).
 	s.markLocked(path, nil)
@@ -594,8 +659,10 @@ func (s *server) rechecks(ctx context.Context, every time.Duration) {
 }
 
 // analyze runs the engine whenever something changed, and publishes what
-// changed in the findings.
+// changed in the findings: the open documents' first, then, in the
+// background, the rest (publishRest), which an edit stops.
 func (s *server) analyze(ctx context.Context) {
+	first := true
 	for {
 		s.mu.Lock()
 		for !s.closed && !s.reload && len(s.pending) == 0 && !s.recheck {
@@ -606,6 +673,24 @@ func (s *server) analyze(ctx context.Context) {
 			return
 		}
 		reload := s.reload || s.snap == nil
+		if reload && first {
+			// The first analysis waits for initialized, after which an
+			// editor opens its documents (at once), and for the first of
+			// them a moment: they count from the start.
+			s.mu.Unlock()
+			select {
+			case <-s.noted:
+			case <-time.After(200 * time.Millisecond):
+			case <-ctx.Done():
+			}
+			select {
+			case <-s.opened:
+			case <-time.After(firstOpenWait):
+			case <-ctx.Done():
+			}
+			s.mu.Lock()
+			first = false
+		}
 		changes := s.pending
 		s.pending = map[string][]byte{}
 		s.reload = false
@@ -614,13 +699,23 @@ func (s *server) analyze(ctx context.Context) {
 		lastErr := s.loadErr
 		gen := s.gen
 		eng := s.eng
-		open := map[string][]byte{}
-		for p, d := range s.docs {
-			open[p] = d.text.src
-		}
 		prev := s.snap
 		s.mu.Unlock()
 
+		// buffers is what a load reads of the editor: every open
+		// document, taken once the configuration is read (what arrived
+		// until then is part of this analysis).
+		buffers := func() map[string][]byte {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			open := map[string][]byte{}
+			for p, d := range s.docs {
+				open[p] = d.text.src
+			}
+			s.pending = map[string][]byte{}
+			gen = s.gen
+			return open
+		}
 		var snap snapshot
 		var err error
 		func() {
@@ -631,7 +726,7 @@ func (s *server) analyze(ctx context.Context) {
 				}
 			}()
 			if reload {
-				snap, err = eng.load(open)
+				snap, err = eng.load(buffers)
 			} else {
 				snap, err = eng.update(changes)
 			}
@@ -644,6 +739,11 @@ func (s *server) analyze(ctx context.Context) {
 			// every few seconds.)
 			s.showMessage(protocol.MessageTypeError, "seg: "+err.Error())
 		}
+		s.mu.Lock()
+		// A document opened or typed in while the tree was read: its
+		// analysis comes first, and nothing is shown of one without it.
+		hold := reload && s.openPendingLocked()
+		s.mu.Unlock()
 		// Publish before answering the requests that wait for this
 		// analysis, so that an editor that asks after an edit has the
 		// edit's diagnostics already.
@@ -654,12 +754,15 @@ func (s *server) analyze(ctx context.Context) {
 			} else {
 				files = snap.changedSince(prev)
 			}
-			s.publish(snap, files, reload)
-			s.announce(snap)
+			s.publish(snap, files, reload, gen, hold)
+			if !hold {
+				s.announce(snap)
+			}
 		}
 		s.mu.Lock()
 		s.snap = snap
 		s.snapGen = gen
+		s.runs++
 		s.loadErr = err
 		s.lastRun = time.Now()
 		s.cond.Broadcast()
@@ -671,6 +774,21 @@ func (s *server) analyze(ctx context.Context) {
 			s.limitMemory()
 		}
 	}
+}
+
+// firstOpenWait is how long the first analysis waits after initialized
+// for the editor's first didOpen.
+const firstOpenWait = 100 * time.Millisecond
+
+// openPendingLocked reports whether an open document changed since the
+// last analysis took the buffers.
+func (s *server) openPendingLocked() bool {
+	for p := range s.pending {
+		if _, open := s.docs[p]; open {
+			return true
+		}
+	}
+	return false
 }
 
 // announce shows the findings that have no place in any file (a tree
@@ -740,19 +858,90 @@ func (s *server) current(ctx context.Context) snapshot {
 	return s.snap
 }
 
-// publish sends the diagnostics of the given files; with all, it also
-// clears those of files that no longer have any.
-func (s *server) publish(snap snapshot, files []string, all bool) {
+// publish sends the diagnostics of the given files, of the open
+// documents and of the files left over from the last analysis: the open
+// documents' now, the others in the background (publishRest). With all,
+// it also clears those of files that no longer have any. With hold, it
+// sends nothing now: a newer analysis follows at once.
+func (s *server) publish(snap snapshot, files []string, all bool, gen int, hold bool) {
 	s.mu.Lock()
 	set := s.set
 	enc := s.enc
-	s.mu.Unlock()
-	seen := map[string]bool{}
+	pull := s.pull
+	var open, rest []string
 	for _, f := range files {
-		seen[f] = true
+		s.backlog[f] = true
 	}
-	// Files are worked out on every core: at start-up there are
-	// thousands, each read and converted on its own.
+	if all {
+		for f := range s.sent {
+			s.backlog[f] = true
+		}
+	}
+	for f := range s.docs {
+		s.backlog[f] = true
+	}
+	for f := range s.backlog {
+		if _, ok := s.docs[f]; ok {
+			open = append(open, f)
+			delete(s.backlog, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	s.mu.Unlock()
+	s.pubMu.Lock()
+	s.pubSeq++
+	seq := s.pubSeq
+	s.pubMu.Unlock()
+	if pull {
+		// The client asks for what it shows.
+		s.mu.Lock()
+		clear(s.backlog)
+		s.mu.Unlock()
+		if all && s.refresh && !hold {
+			// (Not awaited: the read loop must stay free for the answer.)
+			go func() {
+				var res jsonrpc2.RawMessage
+				s.conn.Call(context.Background(), protocol.MethodWorkspaceDiagnosticRefresh, nil, &res)
+			}()
+		}
+		return
+	}
+	if hold {
+		s.mu.Lock()
+		for _, f := range open {
+			s.backlog[f] = true
+		}
+		s.mu.Unlock()
+		return
+	}
+	slices.Sort(open)
+	s.publishFiles(snap, open, set, enc, seq, -1)
+	if len(rest) > 0 {
+		slices.Sort(rest)
+		s.mu.Lock()
+		s.background++
+		s.mu.Unlock()
+		go func() {
+			s.publishFiles(snap, rest, set, enc, seq, gen)
+			s.mu.Lock()
+			s.background--
+			s.cond.Broadcast()
+			s.mu.Unlock()
+		}()
+	}
+}
+
+// backgroundPause slows the background publisher down, for the tests of
+// its cancellation (export_test.go); 0 outside tests.
+var backgroundPause time.Duration
+
+// publishFiles publishes files on every core (at start-up there are
+// thousands, each read and converted on its own). With gen >= 0 it runs
+// in the background: it stops at the first edit after gen, or when a
+// newer analysis publishes, and the files it did not reach stay in the
+// backlog.
+func (s *server) publishFiles(snap snapshot, files []string, set settings, enc encoding, seq, gen int) {
 	next := make(chan string)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(files))) {
@@ -760,39 +949,50 @@ func (s *server) publish(snap snapshot, files []string, all bool) {
 		go func() {
 			defer wg.Done()
 			for f := range next {
-				s.publishFile(snap, f, set, enc)
+				s.publishFile(snap, f, set, enc, seq, gen)
 			}
 		}()
 	}
 	for _, f := range files {
+		if gen >= 0 {
+			s.mu.Lock()
+			stop := s.gen != gen || s.closed
+			s.mu.Unlock()
+			if stop {
+				break
+			}
+		}
 		next <- f
 	}
 	close(next)
 	wg.Wait()
-	if all {
-		s.mu.Lock()
-		var stale []string
-		for f := range s.sent {
-			if !seen[f] {
-				stale = append(stale, f)
-				delete(s.sent, f)
-			}
-		}
-		s.mu.Unlock()
-		for _, f := range stale {
-			s.conn.Notify(context.Background(), protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
-				URI: s.uriOf(f), Diagnostics: []protocol.Diagnostic{},
-			})
-		}
-	}
 }
 
 // publishFile sends a file's diagnostics when they differ from the ones
-// sent last.
-func (s *server) publishFile(snap snapshot, f string, set settings, enc encoding) {
-	diags := s.lspDiagnostics(snap, f, set, enc)
+// sent last, unless a newer analysis than seq publishes already; in the
+// background (gen >= 0: the edits the analysis covers) it takes the file
+// off the backlog, unless an edit came in since.
+func (s *server) publishFile(snap snapshot, f string, set settings, enc encoding, seq, gen int) {
+	if gen >= 0 && backgroundPause > 0 {
+		time.Sleep(backgroundPause)
+	}
+	diags := s.lspDiagnostics(snap, f, set, enc, s.isOpen(f))
 	key, _ := protocol.Marshal(diags)
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	if s.pubSeq != seq {
+		return
+	}
 	s.mu.Lock()
+	if gen >= 0 {
+		if _, open := s.docs[f]; open || s.gen != gen {
+			// (An edit came in, or the file was opened: the next analysis
+			// publishes it.)
+			s.mu.Unlock()
+			return
+		}
+		delete(s.backlog, f)
+	}
 	old, had := s.sent[f]
 	if had && old == string(key) || !had && len(diags) == 0 {
 		s.mu.Unlock()
@@ -809,13 +1009,22 @@ func (s *server) publishFile(snap snapshot, f string, set settings, enc encoding
 	})
 }
 
+func (s *server) isOpen(f string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.docs[f]
+	return ok
+}
+
 // textOf is the text positions in a file are converted with: the text
 // the snapshot analysed.
 func textOf(snap snapshot, file string) *text {
 	return newText(snap.text(file))
 }
 
-func (s *server) lspDiagnostics(snap snapshot, file string, set settings, enc encoding) []protocol.Diagnostic {
+// lspDiagnostics converts a file's findings; a requirement's status is
+// one only in an open document, unless set says workspace.
+func (s *server) lspDiagnostics(snap snapshot, file string, set settings, enc encoding, open bool) []protocol.Diagnostic {
 	fs := snap.findings(file)
 	out := []protocol.Diagnostic{}
 	if len(fs) == 0 {
@@ -826,6 +1035,9 @@ func (s *server) lspDiagnostics(snap snapshot, file string, set settings, enc en
 	for _, f := range fs {
 		sev := lspSeverity(f.severity)
 		if f.code == "unsatisfied" {
+			if !open && !set.workspaceStatuses() {
+				continue
+			}
 			switch set.UnsatisfiedSeverity {
 			case "off":
 				continue
@@ -833,6 +1045,8 @@ func (s *server) lspDiagnostics(snap snapshot, file string, set settings, enc en
 				sev = protocol.DiagnosticSeverityInformation
 			case "hint":
 				sev = protocol.DiagnosticSeverityHint
+			case "warning":
+				sev = protocol.DiagnosticSeverityWarning
 			case "error":
 				sev = protocol.DiagnosticSeverityError
 			}

@@ -9,11 +9,21 @@
 //     publishDiagnostics of the edited file, over many edits (median, p90,
 //     max); and from a didChange that changes no finding (a word of body
 //     text) to the answer of a request that waits for its analysis;
-//   - memory: the server's peak and final resident set (Linux /proc).
+//   - memory: the server's peak and final resident set (Linux /proc);
+//   - the open document first: the document is opened right after
+//     initialized with unsaved text that adds a requirement, and the time
+//     from starting the process to the first publishDiagnostics of that
+//     document that has the new requirement's status, and how many other
+//     files' diagnostics came before it;
+//   - what is sent: the bytes and publishDiagnostics received in the first
+//     10 s (-window);
+//   - new-ID edits: from a didChange that renames the new requirement
+//     to the publishDiagnostics of the document, and all edits together
+//     (median, p95).
 //
 // See bench/README.md.
 //
-//	lspbench -seg BIN -root DIR [-edits 40] [-at 2026-11-29] [-no-cache]
+//	lspbench -seg BIN -root DIR [-edits 40] [-at 2026-11-29] [-no-cache] [-window 10s]
 package main
 
 import (
@@ -46,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	edits := fl.Int("edits", 40, "edits to time, of each kind")
 	at := fl.String("at", "2026-11-29", "evaluation date")
 	noCache := fl.Bool("no-cache", false, "start the server with --no-cache (a cold start-up)")
+	window := fl.Duration("window", 10*time.Second, "count what the server sends in this long after it starts")
 	if err := fl.Parse(args); err != nil || *root == "" {
 		fl.Usage()
 		return 2
@@ -69,15 +80,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lspbench:", err)
 		return 1
 	}
-	s.settle()
+	inWindow := make(chan [2]int64, 1)
+	time.AfterFunc(*window-time.Since(s.start), func() {
+		n, m := s.counted()
+		inWindow <- [2]int64{n, int64(m)}
+	})
+	// The document is opened at once, with unsaved text that adds a
+	// requirement: its diagnostics are right when they hold its status.
+	text += newReq(1)
+	s.conn.Notify(s.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": s.uri, "languageId": "rst", "version": 1, "text": text}})
+	var opened time.Duration
+	var before int
+	select {
+	case o := <-s.b.opened:
+		opened, before = o.at.Sub(s.start), o.before
+	case <-time.After(5 * time.Minute):
+		fmt.Fprintln(stderr, "lspbench: the open document's diagnostics never showed its new requirement")
+		return 1
+	}
+	s.published()
 	ready := time.Since(s.start)
 	first := (<-s.b.first).Sub(s.start)
 	pid := s.cmd.Process.Pid
 	peakStart, cpuStart := memory(pid), cpuTime(pid)
-
-	s.conn.Notify(s.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": s.uri, "languageId": "rst", "version": 1, "text": text}})
-	s.settle()
+	w := <-inWindow
+	sentBytes, sentMsgs := w[0], w[1]
 	cpu0 := cpuTime(pid)
 	breaks, mends, err := s.linkEdits(text, line, *edits)
 	if err != nil {
@@ -85,6 +113,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	quiet := s.quietEdits(text, *edits)
+	ids, err := s.idEdits(text, *edits)
+	if err != nil {
+		fmt.Fprintln(stderr, "lspbench:", err)
+		return 1
+	}
 	cpu := cpuTime(pid) - cpu0
 	peak := memory(pid)
 	code := s.stop()
@@ -92,11 +125,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	links := append(slices.Clone(breaks), mends...)
 	fmt.Fprintf(stdout, "tree: %s (edited: %s)\n", abs, file)
 	fmt.Fprintf(stdout, "start-up to first publishDiagnostics: %s\n", first.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "start-up to the open document's diagnostics with its unsaved new ID: %s (%d other files' diagnostics before them)\n", opened.Round(time.Millisecond), before)
 	fmt.Fprintf(stdout, "start-up to every file's diagnostics: %s (server CPU time %s)\n", ready.Round(time.Millisecond), cpuStart.Round(10*time.Millisecond))
+	fmt.Fprintf(stdout, "sent in the first %s: %.2f MB in %d publishDiagnostics\n", *window, float64(sentBytes)/1e6, sentMsgs)
 	fmt.Fprintf(stdout, "didChange -> publishDiagnostics (link broken/mended, %d edits): %s\n", len(links), stats(links))
 	fmt.Fprintf(stdout, "  of which breaking it (an unresolved link, with its did-you-mean): %s\n", stats(breaks))
 	fmt.Fprintf(stdout, "  of which mending it: %s\n", stats(mends))
 	fmt.Fprintf(stdout, "didChange -> analysed (body text, %d edits): %s\n", len(quiet), stats(quiet))
+	fmt.Fprintf(stdout, "didChange -> publishDiagnostics (a new ID, %d edits): %s\n", len(ids), stats(ids))
+	both := append(slices.Clone(quiet), ids...)
+	fmt.Fprintf(stdout, "body text and new ID together (%d edits): %s\n", len(both), stats(both))
 	fmt.Fprintf(stdout, "server CPU time per edit (user+system, all threads): %s\n", (cpu / time.Duration(len(links)+len(quiet))).Round(100*time.Microsecond))
 	fmt.Fprintf(stdout, "resident memory: after start-up %s, peak %s\n", peakStart, peak)
 	fmt.Fprintf(stdout, "exit code after shutdown and exit: %d\n", code)
@@ -113,6 +151,69 @@ type session struct {
 	start   time.Time
 	uri     string
 	version int
+	count   *counter
+}
+
+// counter counts the bytes read from the server.
+type counter struct {
+	r  io.Reader
+	mu sync.Mutex
+	n  int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.mu.Lock()
+	c.n += int64(n)
+	c.mu.Unlock()
+	return n, err
+}
+
+// counted is what the server sent so far: bytes, publishDiagnostics.
+func (s *session) counted() (int64, int) {
+	s.count.mu.Lock()
+	n := s.count.n
+	s.count.mu.Unlock()
+	s.b.mu.Lock()
+	defer s.b.mu.Unlock()
+	return n, s.b.msgs
+}
+
+// newID is the ID of the requirement the benchmark adds to the document
+// (the i-th name it gives it).
+func newID(i int) string { return fmt.Sprintf("LSPBENCH-NEW-%d", i) }
+
+// newReq is the text of that requirement, at the end of the document.
+func newReq(i int) string {
+	return fmt.Sprintf("\n.. sreq:: A requirement typed in the editor\n   :id: %s\n", newID(i))
+}
+
+// published waits for every file's diagnostics (seg's own request; a
+// server without it answers with an error at once) and the analysis.
+func (s *session) published() {
+	s.call("seg/published", map[string]any{})
+	s.settle()
+}
+
+// idEdits renames the added requirement (its last digit, so the length
+// stays) n times, and times each edit to the publishDiagnostics of the
+// document (its status names the ID).
+func (s *session) idEdits(text string, n int) ([]time.Duration, error) {
+	l, c := lineCol(text, strings.LastIndex(text, newID(1))+len(newID(1))-1)
+	var out []time.Duration
+	for i := range n {
+		ch := s.b.expect(s.uri)
+		t0 := time.Now()
+		s.change(l, c, c+1, strconv.Itoa((i+2)%10))
+		select {
+		case t1 := <-ch:
+			out = append(out, t1.Sub(t0))
+		case <-time.After(2 * time.Minute):
+			return nil, fmt.Errorf("no publishDiagnostics after renaming an ID")
+		}
+		s.settle()
+	}
+	return out, nil
 }
 
 // startServer starts seg with args and initializes it.
@@ -122,11 +223,13 @@ func startServer(bin string, args []string, doc string, stderr io.Writer) (*sess
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	s := &session{cmd: cmd, ctx: context.Background(), start: time.Now(), uri: string(uri.File(doc)), version: 1,
-		b: &bench{published: map[string]chan time.Time{}, first: make(chan time.Time, 1)}}
+		b: &bench{published: map[string]chan time.Time{}, first: make(chan time.Time, 1),
+			doc: string(uri.File(doc)), want: newID(1), opened: make(chan openedAt, 1)}}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(readWriteCloser{bufio.NewReaderSize(out, 1<<20), in}))
+	s.count = &counter{r: out}
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(readWriteCloser{bufio.NewReaderSize(s.count, 1<<20), in}))
 	s.conn.Go(s.ctx, s.b.handle)
 	root := args[len(args)-1]
 	if err := s.call("initialize", map[string]any{
@@ -226,7 +329,7 @@ func stats(ds []time.Duration) string {
 	q := func(p float64) time.Duration {
 		return s[min(len(s)-1, int(p*float64(len(s))))].Round(100 * time.Microsecond)
 	}
-	return fmt.Sprintf("median %s, p90 %s, max %s", q(0.5), q(0.9), s[len(s)-1].Round(100*time.Microsecond))
+	return fmt.Sprintf("median %s, p90 %s, p95 %s, max %s", q(0.5), q(0.9), q(0.95), s[len(s)-1].Round(100*time.Microsecond))
 }
 
 type readWriteCloser struct {
@@ -239,6 +342,19 @@ type bench struct {
 	first     chan time.Time
 	once      sync.Once
 	published map[string]chan time.Time
+	// doc is the opened document, want the ID its first right
+	// diagnostics name; opened receives when they came, and how many
+	// other files' diagnostics came before.
+	doc, want  string
+	opened     chan openedAt
+	openedOnce bool
+	msgs       int // publishDiagnostics received
+	others     int // of which of other files
+}
+
+type openedAt struct {
+	at     time.Time
+	before int
 }
 
 func (b *bench) expect(u string) chan time.Time {
@@ -258,6 +374,14 @@ func (b *bench) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) 
 		}
 		json.Unmarshal(req.Params(), &p)
 		b.mu.Lock()
+		b.msgs++
+		if p.URI == b.doc && !b.openedOnce && strings.Contains(string(req.Params()), b.want) {
+			b.openedOnce = true
+			b.opened <- openedAt{now, b.others}
+		}
+		if p.URI != b.doc {
+			b.others++
+		}
 		if ch := b.published[p.URI]; ch != nil {
 			ch <- now
 			delete(b.published, p.URI)

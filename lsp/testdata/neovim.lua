@@ -81,7 +81,8 @@ for _, loc in ipairs(res.result) do
   table.insert(refs, vim.fn.fnamemodify(vim.uri_to_fname(loc.uri), ':t') .. ':' .. loc.range.start.line .. ':' .. loc.range.start.character)
 end
 table.sort(refs)
-check(vim.deep_equal(refs, { 'req.rst:4:8', 'tests.rst:2:14', 'tests.rst:6:16' }), 'references: ' .. vim.inspect(refs))
+-- (brake.py's code tag names REQ-1: seg.toml's [code] reads src/.)
+check(vim.deep_equal(refs, { 'brake.py:1:14', 'req.rst:4:8', 'tests.rst:2:14', 'tests.rst:6:16' }), 'references: ' .. vim.inspect(refs))
 
 -- 4. Hover on REQ-1.
 step('hover')
@@ -102,6 +103,24 @@ check(hover:find('**unproven**', 1, true), 'hover: ' .. hover)
 local sysrev = hover:match('revision `(%x+)`')
 check(sysrev, 'no revision of SYS-1: ' .. hover)
 check(hover:find('link `REQ-2 refines SYS-1` is **stale**', 1, true), 'no stale link in the hover: ' .. hover)
+
+-- 4c. Statuses in the open document: SYS-1's code lens, with the
+-- evaluation's counts and first reason, and its status as a diagnostic
+-- of severity information (not a warning).
+step('status: code lens and information diagnostic')
+res = client.request_sync('textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(reqbuf) } }, 10000, reqbuf)
+check(res and res.result, 'no code lens result: ' .. vim.inspect(res))
+local lens
+for _, l in ipairs(res.result) do
+  if l.range.start.line == 6 then lens = l end
+end
+check(lens and lens.command and lens.command.title == 'unproven · 0 tests · 0 impls: refined by "REQ-2", which is unsatisfied',
+  'code lens of SYS-1: ' .. vim.inspect(res.result))
+check(vim.wait(10000, function()
+  for _, x in ipairs(vim.diagnostic.get(reqbuf)) do
+    if x.lnum == 6 and x.code == 'unsatisfied' then return x.severity == vim.diagnostic.severity.INFO end
+  end
+end, 20), 'no information diagnostic for SYS-1: ' .. vim.inspect(vim.diagnostic.get(reqbuf)))
 
 -- 5. Completion of a :verifies: entry in an unsaved edit of tests.rst.
 step('completion')
@@ -161,6 +180,28 @@ local lockbuf = vim.fn.bufnr(root .. '/seg.lock')
 check(lockbuf > 0, 'seg.lock was not loaded')
 local lockline = vim.api.nvim_buf_get_lines(lockbuf, 0, 1, false)[1]
 check(lockline == 'REQ-2 refines SYS-1 ' .. sysrev, 'seg.lock after the action: ' .. lockline)
+
+-- 6c. A source file with a code tag: an unsaved tag naming an ID that
+-- does not exist is a diagnostic in it; go to definition from the tag's
+-- REQ-1 leads to its directive.
+step('source file with a code tag')
+vim.cmd('edit ' .. root .. '/src/brake.py')
+local pybuf = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(pybuf, id)
+check(vim.wait(10000, function() return vim.lsp.buf_is_attached(pybuf, id) end, 20), 'brake.py not attached')
+vim.api.nvim_buf_set_lines(pybuf, 1, 2, false, { '    # req-Id: REQ-1, REQ-77' })
+check(vim.wait(10000, function()
+  for _, x in ipairs(vim.diagnostic.get(pybuf)) do
+    if x.code == 'unresolved-link' and x.lnum == 1 and x.col == 21 then return true end
+  end
+end, 20), 'no unresolved-link for REQ-77 in brake.py: ' .. vim.inspect(vim.diagnostic.get(pybuf)))
+vim.api.nvim_win_set_cursor(0, { 2, 16 }) -- on REQ-1
+vim.lsp.buf.definition()
+check(vim.wait(10000, function()
+  return vim.api.nvim_buf_get_name(0):match('docs/req%.rst$') ~= nil
+end, 20), 'definition from the code tag did not open docs/req.rst')
+cur = vim.api.nvim_win_get_cursor(0)
+check(cur[1] == 4 and cur[2] == 0, string.format('cursor at %d:%d, want 4:0', cur[1], cur[2]))
 
 -- 7. Shut down: the server exits 0 after shutdown and exit.
 step('shutdown')
