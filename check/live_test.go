@@ -18,8 +18,8 @@ import (
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/glob"
-	"github.com/seg-trace/seg/internal/randlock"
-	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/internal/testing/randlock"
+	"github.com/seg-trace/seg/internal/testing/segtest"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/seg-trace/seg/internal/revref"
+	"github.com/seg-trace/seg/internal/testing/revref"
 	"github.com/seg-trace/seg/parser"
 )
 

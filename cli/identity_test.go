@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/seg-trace/seg/bench/gen"
-	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/internal/testing/segtest"
 )
 
 // TestOutputIdentity runs every command in every format on the example

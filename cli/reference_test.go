@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/internal/testing/segtest"
 	"github.com/seg-trace/seg/parser"
 )
 

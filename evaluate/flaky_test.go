@@ -7,7 +7,7 @@ import (
 
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/internal/testing/segtest"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/results"
 	"github.com/seg-trace/seg/source"

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/internal/testing/segtest"
 	"github.com/seg-trace/seg/parser"
 )
 

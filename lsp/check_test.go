@@ -15,8 +15,8 @@ import (
 	"github.com/seg-trace/seg/bench/gen"
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/cli"
-	"github.com/seg-trace/seg/internal/randlock"
-	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/internal/testing/randlock"
+	"github.com/seg-trace/seg/internal/testing/segtest"
 )
 
 // The server and `seg check --format json` read the same tree the same

@@ -35,7 +35,7 @@ import (
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/internal/segtest"
+	"github.com/seg-trace/seg/internal/testing/segtest"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
