@@ -18,7 +18,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/needs/postprocess"
+	"github.com/seg-trace/seg/postprocess"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/results"

@@ -314,7 +314,7 @@ func (s *scanner) node(d block, p, ns, ne, limit int, kind Kind, need bool) {
 	s.opts = append(s.opts, h.fields...)
 	s.toks = append(s.toks, token{tDirective, int32(p)})
 	if c := h.content; withContent && c.lo < c.hi {
-		// list2need's content is a list package needs/postprocess turns
+		// list2need's content is a list package postprocess turns
 		// into needs: kept as it is, not read as RST.
 		s.nodes[k].body = s.dedent(c, 0)
 	}

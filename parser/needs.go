@@ -32,7 +32,7 @@ func (c *Config) UseNeeds(p *needs.Project) {
 	// needreport take none that is RST: nothing inside them is a node.
 	c.Directives["needextend"] = Instruction
 	c.Directives["needimport"] = Instruction
-	// list2need makes needs of the list it holds (needs/postprocess).
+	// list2need makes needs of the list it holds (postprocess).
 	c.Directives["list2need"] = Instruction
 	for _, d := range []string{"needservice", "needreport"} {
 		c.Literal[d] = true

@@ -137,11 +137,11 @@ type Node struct {
 	FromResults bool     `json:",omitempty"`
 	CaseNames   []string `json:",omitempty"`
 	// External is set on a need of another project (needs_external_needs,
-	// made by package needs/postprocess, never by the parser): links may
+	// made by package postprocess, never by the parser): links may
 	// name it, and no rule reads it.
 	External bool `json:",omitempty"`
 	// Imported is set on a need a needimport made (package
-	// needs/postprocess, never the parser): its parts are in the
+	// postprocess, never the parser): its parts are in the
 	// needs.json it came from, which seg does not read, so a link to one
 	// of them is not checked.
 	Imported bool `json:",omitempty"`
