@@ -44,8 +44,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // git runs git in dir and returns its standard output.
 func git(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
+	cmd := Command(dir, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -153,8 +152,7 @@ func validPath(p string) bool {
 
 // writeBlobs streams every blob through one git cat-file --batch.
 func (r *Revision) writeBlobs(root *os.Root, entries []entry) error {
-	cmd := exec.Command("git", "cat-file", "--batch")
-	cmd.Dir = r.dir
+	cmd := Command(r.dir, "cat-file", "--batch")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	stdin, err := cmd.StdinPipe()
