@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/seg-trace/seg/internal/fileid"
+	"github.com/seg-trace/seg/internal/safefile"
 )
 
 // CodeTags remembers what the code tags scan found in each source file
@@ -43,7 +44,7 @@ func (c *Cache) CodeTags(key string) *CodeTags {
 	// scan or encode otherwise.
 	name := codeTagsFile + key + "-" + hex.EncodeToString(c.salt[:6])
 	t := &CodeTags{path: filepath.Join(c.dir, name), m: map[string]*codeEntry{}}
-	data, err := os.ReadFile(t.path)
+	data, err := safefile.Read(t.path)
 	if err != nil {
 		return t
 	}

@@ -47,7 +47,7 @@ const sumsFile = "source-sums-v2"
 func (c *Cache) Sums() *Sums {
 	c.sumsOnce.Do(func() {
 		c.sums = &Sums{path: filepath.Join(c.dir, sumsFile), m: map[string]string{}}
-		data, err := os.ReadFile(c.sums.path)
+		data, err := safefile.Read(c.sums.path)
 		if err != nil {
 			return
 		}
