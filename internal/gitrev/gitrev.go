@@ -1,6 +1,9 @@
 // Package gitrev writes out the tree of a git revision, so that seg can
 // evaluate a tree as it was at a commit (seg diff --base REV) without
-// touching the work tree: no checkout, no stash, no index change.
+// touching the work tree: no checkout, no stash, no index change. It is
+// also seg's one git client: every git process seg starts (seg review's
+// history included) is a Command, in one environment, and reads objects
+// through one cat-file process (Objects) or Extract's.
 //
 // It runs the git command rather than reading the repository itself:
 // git is there wherever a revision is named (CI checkouts, worktrees,
