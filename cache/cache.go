@@ -37,6 +37,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -535,20 +536,11 @@ func Prune(dir string, maxBytes int64) int {
 
 // readEntry reads an entry and its modification time.
 func readEntry(name string) ([]byte, time.Time, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	if !st.Mode().IsRegular() || st.Size() > 1<<40 {
+	buf, st, err := safefile.ReadInto(name, nil, 1<<40)
+	if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
 		return nil, time.Time{}, errors.New("cache: not an entry")
 	}
-	buf := make([]byte, st.Size())
-	if _, err := io.ReadFull(f, buf); err != nil {
+	if err != nil {
 		return nil, time.Time{}, err
 	}
 	return buf, st.ModTime(), nil

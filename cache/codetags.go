@@ -10,16 +10,18 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/seg-trace/seg/internal/fileid"
+	"github.com/seg-trace/seg/internal/safefile"
 )
 
 // CodeTags remembers what the code tags scan found in each source file
 // (package codetags, docs/codetags.md), by the file's identity as Sums
-// knows files: absolute path, size, modification time, device and inode.
+// knows files: absolute path and fileid.ID.
 // A file whose identity is what it was is not read again. Its entries are
 // the scanner's own encoding; key names the scanner's settings, so a scan
 // under other settings has a memory of its own. As with Sums, a file
-// modified within racyWindow of its scan is not remembered.
+// changed within fileid.RacyWindow of its scan is not remembered.
 type CodeTags struct {
 	path  string
 	mu    sync.Mutex
@@ -33,7 +35,7 @@ type codeEntry struct {
 }
 
 // codeTagsFile is the name of the memory of one settings key.
-const codeTagsFile = "code-tags-v1-"
+const codeTagsFile = "code-tags-v2-"
 
 // CodeTags returns the memory of the scans made with settings key, read
 // from disk (a missing or damaged file is an empty memory).
@@ -42,7 +44,7 @@ func (c *Cache) CodeTags(key string) *CodeTags {
 	// scan or encode otherwise.
 	name := codeTagsFile + key + "-" + hex.EncodeToString(c.salt[:6])
 	t := &CodeTags{path: filepath.Join(c.dir, name), m: map[string]*codeEntry{}}
-	data, err := os.ReadFile(t.path)
+	data, err := safefile.Read(t.path)
 	if err != nil {
 		return t
 	}
@@ -69,7 +71,7 @@ func cutEntry(b []byte) (entry, rest []byte, ok bool) {
 	return b[k : k+int(n) : k+int(n)], b[k+int(n):], true
 }
 
-func codeTagsID(abs string, st fs.FileInfo) string { return abs + "\x00" + fileIdentity(st) }
+func codeTagsID(abs string, st fs.FileInfo) string { return abs + "\x00" + fileid.Of(st).String() }
 
 // Get is the entry of the file abs whose stat is st, when remembered.
 func (t *CodeTags) Get(abs string, st fs.FileInfo) ([]byte, bool) {
@@ -87,7 +89,7 @@ func (t *CodeTags) Get(abs string, st fs.FileInfo) ([]byte, bool) {
 // Put remembers entry for the file abs, stat'ed as st before it was
 // read, unless it changed too recently to be trusted.
 func (t *CodeTags) Put(abs string, st fs.FileInfo, entry []byte) {
-	if st == nil || time.Since(st.ModTime()) <= racyWindow {
+	if st == nil || !fileid.Of(st).Settled(clock()) {
 		return
 	}
 	id := codeTagsID(abs, st)

@@ -5,28 +5,29 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/seg-trace/seg/internal/fileid"
+	"github.com/seg-trace/seg/internal/safefile"
 )
 
 // Sums remembers the SHA-256 of the source files implementations name
-// (docs/revisions.md), by the files' identity: absolute path, size,
-// modification time and, where the system has them, device and inode.
+// (docs/revisions.md), by the files' identity: absolute path and
+// fileid.ID (size, modification and change times, mode, device, inode).
 // A file whose identity is unchanged since it was hashed is not read
 // again: what the parse cache does for the tree's RST by content, this
 // does for the files outside it, which a run would otherwise read in full
 // every time, a stored report's run included.
 //
-// As git's index does, a file modified within racyWindow of being hashed
-// is not remembered: a write in the same tick of the clock as the hash
-// would leave the identity unchanged and the sum wrong.
+// As git's index does, a file changed within fileid.RacyWindow of being
+// hashed is not remembered: a write in the same tick of the clock as the
+// hash would leave the identity unchanged and the sum wrong.
 type Sums struct {
 	path  string
 	mu    sync.Mutex
@@ -34,19 +35,19 @@ type Sums struct {
 	dirty bool
 }
 
-// racyWindow is how long after its last modification a file's identity is
-// trusted to change with its content.
-const racyWindow = 2 * time.Second
+// clock is the time the racy window is read on (tests move it on, to make
+// files they just wrote count as settled).
+var clock = time.Now
 
 // sumsFile holds the remembered sums, one "identity\tsum" a line.
-const sumsFile = "source-sums-v1"
+const sumsFile = "source-sums-v2"
 
 // Sums returns the cache's remembered source sums, read from disk on
 // first use (a missing or damaged file is an empty memory).
 func (c *Cache) Sums() *Sums {
 	c.sumsOnce.Do(func() {
 		c.sums = &Sums{path: filepath.Join(c.dir, sumsFile), m: map[string]string{}}
-		data, err := os.ReadFile(c.sums.path)
+		data, err := safefile.Read(c.sums.path)
 		if err != nil {
 			return
 		}
@@ -71,7 +72,8 @@ func (s *Sums) Sum(name string) (sum string, ok bool) {
 	if err != nil || !st.Mode().IsRegular() {
 		return "", false
 	}
-	id := abs + "\x00" + fileIdentity(st)
+	fid := fileid.Of(st)
+	id := abs + "\x00" + fid.String()
 	keep := !strings.ContainsAny(abs, "\t\n") // the file's own separators
 	s.mu.Lock()
 	sum, ok = s.m[id]
@@ -79,7 +81,7 @@ func (s *Sums) Sum(name string) (sum string, ok bool) {
 	if ok {
 		return sum, true
 	}
-	data, err := os.ReadFile(abs)
+	data, err := safefile.Read(abs)
 	if err != nil {
 		return "", false
 	}
@@ -87,7 +89,7 @@ func (s *Sums) Sum(name string) (sum string, ok bool) {
 	sum = hex.EncodeToString(h[:])
 	// The identity is taken again after the read: a file written meanwhile
 	// is hashed again next time rather than remembered wrongly.
-	if st2, err := os.Stat(abs); err == nil && fileIdentity(st2) == fileIdentity(st) && keep && time.Since(st.ModTime()) > racyWindow {
+	if st2, err := os.Stat(abs); err == nil && fileid.Of(st2) == fid && keep && fid.Settled(clock()) {
 		s.mu.Lock()
 		s.m[id] = sum
 		s.dirty = true
@@ -123,14 +125,4 @@ func (s *Sums) Save() {
 	if writeAtomic(dir, s.path, []byte(b.String())) == nil {
 		s.dirty = false
 	}
-}
-
-// fileIdentity is what a file's content is taken to be known by: its size and
-// modification time, and the system's own identity of the file.
-func fileIdentity(st fs.FileInfo) string {
-	b := strconv.AppendInt(make([]byte, 0, 64), st.Size(), 10)
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, st.ModTime().UnixNano(), 10)
-	b = append(b, ' ')
-	return string(append(b, sysIdentity(st)...))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/codetags"
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
@@ -112,7 +113,7 @@ func (t *Tree) codelinksProjects() []codetags.CodelinksProject {
 	if name == "" {
 		return nil
 	}
-	data, err := os.ReadFile(name)
+	data, err := safefile.Read(name)
 	if err != nil || !bytes.Contains(data, []byte("codelinks")) {
 		return nil
 	}
@@ -157,7 +158,7 @@ func isSCORE(root string, p *needs.Project) (score bool, confDir string) {
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(root, c)
 		}
-		if data, err := os.ReadFile(c); err == nil && (bytes.Contains(data, []byte("score_metamodel")) || bytes.Contains(data, []byte("score_sphinx_bundle"))) {
+		if data, err := safefile.Read(c); err == nil && (bytes.Contains(data, []byte("score_metamodel")) || bytes.Contains(data, []byte("score_sphinx_bundle"))) {
 			if r, err := filepath.Rel(root, filepath.Dir(c)); err == nil && r != "." && !strings.HasPrefix(r, "..") {
 				confDir = filepath.ToSlash(r)
 			}
@@ -167,7 +168,7 @@ func isSCORE(root string, p *needs.Project) (score bool, confDir string) {
 	if score {
 		return true, ""
 	}
-	data, err := os.ReadFile(filepath.Join(root, "MODULE.bazel"))
+	data, err := safefile.Read(filepath.Join(root, "MODULE.bazel"))
 	return err == nil && bytes.Contains(data, []byte("score_docs_as_code")), ""
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seg-trace/seg/internal/fileid"
 	"github.com/seg-trace/seg/internal/glob"
 )
 
@@ -28,8 +29,7 @@ func SetSourceTree(t testing.TB, tree func(root string) glob.Tree) {
 // ChangeTime is the change time of a file in nanoseconds, 0 where seg
 // reads none.
 func ChangeTime(st fs.FileInfo) int64 {
-	_, _, ctime := sysIdentity(st)
-	return ctime
+	return fileid.Of(st).Ctime
 }
 
 // Deps is the record of the source files c read that a stored report of

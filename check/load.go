@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -42,25 +43,22 @@ func (p Plain) Parse(sf *source.File, _ *[32]byte, read func() ([]byte, error)) 
 var (
 	// errNotRegular is the reason for not reading a FIFO, a device or a
 	// socket: reading one could block the whole run.
-	errNotRegular = errors.New("not a regular file")
+	errNotRegular = safefile.ErrNotRegular
 	// errTooLarge is a file over parser.MaxFileSize, which is not read.
-	errTooLarge = errors.New("file too large")
+	errTooLarge = safefile.ErrTooLarge
 )
 
 // ReadFailure is the File of a tree file that could not be read.
 func ReadFailure(sf *source.File, err error) *parser.File {
 	var big *tooLarge
 	if errors.As(err, &big) {
-		return &parser.File{Path: sf.Name(), Source: sf, Diagnostics: diag.List{parser.TooLarge(sf, big.size)}}
+		return &parser.File{Path: sf.Name(), Source: sf, Diagnostics: diag.List{parser.TooLarge(sf, big.Size)}}
 	}
 	return parser.Unreadable(sf, err)
 }
 
 // tooLarge is errTooLarge with the file's size.
-type tooLarge struct{ size int64 }
-
-func (e *tooLarge) Error() string { return errTooLarge.Error() }
-func (e *tooLarge) Unwrap() error { return errTooLarge }
+type tooLarge = safefile.TooLarge
 
 // A file of the tree, as the walk found it.
 type treeFile struct {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/cache"
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
@@ -64,7 +65,7 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	// seg.lock is read as it is. A lock that cannot be read (a folder, no
 	// permission) must never match a run that had none: its error is in
 	// the key, and the run made for it reports the error.
-	lock, err := os.ReadFile(filepath.Join(t.Root, pins.FileName))
+	lock, err := safefile.Read(filepath.Join(t.Root, pins.FileName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		lock = []byte("unreadable: " + err.Error())
 	}
@@ -142,7 +143,7 @@ func (t *Tree) needsFiles() []string {
 	}
 	var parts []string
 	for _, n := range names {
-		data, err := os.ReadFile(n)
+		data, err := safefile.Read(n)
 		if err != nil {
 			data = []byte("unreadable: " + err.Error())
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/fileid"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/results"
 	"github.com/seg-trace/seg/source"
@@ -22,8 +23,8 @@ import (
 // writes them), so every run looks again: the patterns are listed again
 // (a file added or removed under a glob, a file gone, the same errors),
 // and each file is opened and stat'ed. The last run's answer stands only
-// when every file has the identity (fileID) it had when it was read and
-// had changed long enough before then to be trusted (racyWindow, as the
+// when every file has the identity (fileid.ID) it had when it was read and
+// had changed long enough before then to be trusted (fileid.RacyWindow, as the
 // :source: stage does).
 //
 // What the stage reads of the tree: the :cases: patterns of the test
@@ -58,7 +59,7 @@ type resultsInputs struct {
 // gave.
 type resultsRun struct {
 	sources []results.Source // Open and File aside
-	ids     []fileID
+	ids     []fileid.ID
 	// first is the index of the first file the stage added to the run's
 	// set; files are those it added.
 	first int
@@ -82,11 +83,11 @@ func (m *resultsMemo) run(fset *source.FileSet, files []*parser.File, code []par
 	pats, good := m.read(files, sources)
 	// Stat'ed before the files are read, an identity can only be older
 	// than what is read: a file written meanwhile is read again next run.
-	ids, trusted := make([]fileID, len(sources)), good
+	ids, trusted := make([]fileid.ID, len(sources)), good
 	for i, s := range sources {
 		id, ok := statSource(s)
 		ids[i] = id
-		trusted = trusted && ok && id.settled(now)
+		trusted = trusted && ok && id.Settled(now)
 	}
 	if lr := m.last; lr != nil && good && len(fset.Files()) == lr.first && slices.Equal(lr.ids, ids) &&
 		slices.EqualFunc(lr.sources, sources, sameSource) && lr.movePatterns(pats) {
@@ -178,21 +179,21 @@ func fileInputs(f *parser.File, index map[string]int) resultsInputs {
 
 // statSource is the identity of the file s reads, as opening it finds
 // it; ok is false when it cannot be had.
-func statSource(s results.Source) (fileID, bool) {
+func statSource(s results.Source) (fileid.ID, bool) {
 	rc, err := s.Open()
 	if err != nil {
-		return fileID{}, false
+		return fileid.ID{}, false
 	}
 	defer rc.Close()
 	st, ok := rc.(interface{ Stat() (fs.FileInfo, error) })
 	if !ok {
-		return fileID{}, false
+		return fileid.ID{}, false
 	}
 	info, err := st.Stat()
 	if err != nil {
-		return fileID{}, false
+		return fileid.ID{}, false
 	}
-	return identity(info), true
+	return fileid.Of(info), true
 }
 
 // sameSource reports whether two runs found the same results file, to
@@ -205,7 +206,7 @@ func sameSource(a, b results.Source) bool {
 // newResultsRun records a run that read sources (whose identities are
 // ids), adding its files to fset from index first, with the tree's
 // patterns pats, and gave out.
-func newResultsRun(fset *source.FileSet, first int, sources []results.Source, ids []fileID, pats []results.Pattern, out resultsRead) *resultsRun {
+func newResultsRun(fset *source.FileSet, first int, sources []results.Source, ids []fileid.ID, pats []results.Pattern, out resultsRead) *resultsRun {
 	lr := &resultsRun{first: first, files: slices.Clone(fset.Files()[first:]), ids: ids, pats: pats}
 	for _, s := range sources {
 		s.Open, s.File = nil, nil

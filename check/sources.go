@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -17,7 +16,9 @@ import (
 
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/fileid"
 	"github.com/seg-trace/seg/internal/glob"
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -219,7 +220,7 @@ func (h *fileHashes) resolve(pattern string) *matched {
 		return m
 	}
 	m := &matched{}
-	m.files, m.err = listSources(sourceTree(h.root), pattern)
+	m.files, m.err = SourceFiles(sourceTree(h.root), pattern)
 	m.sums = make([]string, len(m.files))
 	for i, f := range m.files {
 		m.sums[i] = h.sum(f)
@@ -235,9 +236,13 @@ func (h *fileHashes) resolve(pattern string) *matched {
 // in its place that fails to list a folder, which root can always list).
 var sourceTree = glob.Dir
 
-// listSources lists the files of t that pattern matches (none when the
-// pattern is malformed).
-func listSources(t glob.Tree, pattern string) ([]string, error) {
+// SourceFiles is the one resolver of a :source: entry, for the revision
+// of the tree now and for those review works out at earlier commits: the
+// files of t that pattern matches, sorted, as glob.Files lists them (none
+// when the pattern is malformed). A folder the entry reaches that cannot
+// be listed is a *glob.UnreadableError beside the files found: a caller
+// must not take the list as whole.
+func SourceFiles(t glob.Tree, pattern string) ([]string, error) {
 	if !glob.Valid(pattern) {
 		return nil, nil
 	}
@@ -278,7 +283,7 @@ func (h *fileHashes) read(p string) string {
 		}
 		return unreadable
 	}
-	data, err := os.ReadFile(name)
+	data, err := safefile.Read(name)
 	if err != nil {
 		return unreadable
 	}
@@ -300,7 +305,7 @@ func (h *fileHashes) read(p string) string {
 // again only when its identity (fileID: size, modification and change
 // times, mode, device and inode) is not the one it had when it was last
 // hashed, or when it had changed too recently then to be trusted
-// (racyWindow, as cache.Sums does).
+// (package fileid: one identity, one racy window).
 type sourceMemo struct {
 	// now is the clock the racy window is read on (time.Now; tests
 	// move it on to make fresh files count as settled).
@@ -330,34 +335,9 @@ type sourced struct {
 // knownSum is a file's hash and its identity when it was read; trusted
 // says the identity may stand for the content in a later run.
 type knownSum struct {
-	id      fileID
+	id      fileid.ID
 	sum     string
 	trusted bool
-}
-
-// racyWindow is how long after its last change a file's identity is
-// taken to change again with its content (cache.Sums's window): a write
-// within one tick of the file system's clock of the stat that read it
-// could leave size and times as they were.
-const racyWindow = 2 * time.Second
-
-// fileID is what a file's content is known by between two runs.
-type fileID struct {
-	size, mtime, ctime int64 // times in nanoseconds; ctime 0 where the system has none
-	mode               fs.FileMode
-	dev, ino           uint64
-}
-
-func identity(st fs.FileInfo) fileID {
-	id := fileID{size: st.Size(), mtime: st.ModTime().UnixNano(), mode: st.Mode()}
-	id.dev, id.ino, id.ctime = sysIdentity(st)
-	return id
-}
-
-// settled reports whether a file of this identity last changed long
-// enough before now that a later change shows in its identity.
-func (id fileID) settled(now time.Time) bool {
-	return now.UnixNano()-max(id.mtime, id.ctime) > int64(racyWindow)
 }
 
 // run is the sources stage of a Live run (Tree.sources).
@@ -522,7 +502,7 @@ func (r *sourceRun) match(pattern string) *matched {
 			return m
 		}
 	}
-	m.files, m.err = listSources(t, pattern)
+	m.files, m.err = SourceFiles(t, pattern)
 	m.sums = make([]string, len(m.files))
 	for i, f := range m.files {
 		st := t.info
@@ -546,7 +526,7 @@ func (r *sourceRun) sum(p string, st fs.FileInfo) string {
 	}
 	k = knownSum{}
 	if st != nil {
-		k.id = identity(st)
+		k.id = fileid.Of(st)
 	}
 	if last, hit := r.m.known[p]; hit && st != nil && last.id == k.id {
 		k.sum = last.sum
@@ -555,7 +535,7 @@ func (r *sourceRun) sum(p string, st fs.FileInfo) string {
 	}
 	// Taken before the read, the identity can only be older than the
 	// content hashed: a file written meanwhile is read again next run.
-	k.trusted = st != nil && k.sum != unreadable && k.id.settled(r.now)
+	k.trusted = st != nil && k.sum != unreadable && k.id.Settled(r.now)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if k0, ok := r.seen[p]; ok {

@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/seg-trace/seg/internal/fileid"
 )
 
 // A source file's identity stands for its content only once the file
-// last changed more than racyWindow before the run: a write within the
+// last changed more than fileid.RacyWindow before the run: a write within the
 // same tick of the file system's clock as the stat could leave the
 // identity as it was. A live run reads such a file again next time.
 func TestSourcesTrustSettledFiles(t *testing.T) {
@@ -40,13 +42,13 @@ func TestSourcesTrustSettledFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, ctime := sysIdentity(st)
-		return time.Unix(0, max(st.ModTime().UnixNano(), ctime))
+		id := fileid.Of(st)
+		return time.Unix(0, max(id.Mtime, id.Ctime))
 	}
-	if trusted(changed().Add(racyWindow / 2)) {
+	if trusted(changed().Add(fileid.RacyWindow / 2)) {
 		t.Error("a file that changed within the racy window is trusted by its identity")
 	}
-	if !trusted(changed().Add(racyWindow + time.Second)) {
+	if !trusted(changed().Add(fileid.RacyWindow + time.Second)) {
 		t.Error("a file that changed before the racy window is not trusted by its identity")
 	}
 	// Its modification time put an hour back: where the system keeps a
@@ -55,7 +57,7 @@ func TestSourcesTrustSettledFiles(t *testing.T) {
 	if err := os.Chtimes(name, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if trusted(changed().Add(racyWindow / 2)) {
+	if trusted(changed().Add(fileid.RacyWindow / 2)) {
 		t.Error("a file whose change time is within the racy window is trusted by its identity")
 	}
 	// A modification time ahead of the clock never settles.

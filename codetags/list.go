@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/internal/glob"
+	"github.com/seg-trace/seg/internal/safefile"
 )
 
 // Listing says which files of a tree are scanned.
@@ -233,7 +234,7 @@ type ignoreRule struct {
 // push reads the .gitignore of the folder dir (full on disk) and returns
 // how many rules it added.
 func (g *ignores) push(dir, full string) int {
-	f, err := os.Open(filepath.Join(full, ".gitignore"))
+	f, _, err := safefile.Open(filepath.Join(full, ".gitignore")) // never blocks on a FIFO
 	if err != nil {
 		return 0
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -142,7 +143,7 @@ func unwrap(err error) error {
 const quoteLimit = 8 << 20
 
 func readSmall(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, _, err := safefile.Open(name) // never blocks on a FIFO
 	if err != nil {
 		return nil, err
 	}

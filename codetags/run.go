@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/internal/chunks"
+	"github.com/seg-trace/seg/internal/safefile"
 )
 
 // Store remembers what the scan of a file found, by the file's identity
@@ -122,13 +123,13 @@ func (in *Input) file(rel string, buf []byte) (s Scanned, read bool, _ []byte, e
 
 // readInto reads the file name into buf's storage (grown when short).
 func readInto(name string, buf []byte) ([]byte, error) {
-	f, err := os.Open(name)
+	f, st, err := safefile.Open(name) // never blocks on a FIFO
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	buf = buf[:0]
-	if st, err := f.Stat(); err == nil && int64(cap(buf)) < st.Size()+1 {
+	if int64(cap(buf)) < st.Size()+1 {
 		buf = make([]byte, 0, st.Size()+512)
 	}
 	checked := false

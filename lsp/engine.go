@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -26,6 +25,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
@@ -341,7 +341,7 @@ func (s *segSnapshot) readDisk(file string) []byte {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.root, p)
 	}
-	data, _ := os.ReadFile(p)
+	data, _ := safefile.Read(p)
 	if len(data) >= 3 && string(data[:3]) == "\uFEFF" {
 		data = data[3:]
 	}

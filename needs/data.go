@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/seg-trace/seg/internal/cfgfile"
+	"github.com/seg-trace/seg/internal/safefile"
 )
 
 // readData reads the settings that hold data rather than model: what a
@@ -44,7 +44,7 @@ func readData(path string, data []byte, un *ubNeeds, n *Project) error {
 			file = filepath.Join(filepath.Dir(path), filepath.FromSlash(file))
 		}
 		known = false
-		if raw, err := os.ReadFile(file); err == nil {
+		if raw, err := safefile.Read(file); err == nil {
 			var m map[string]any
 			if json.Unmarshal(raw, &m) == nil {
 				vd, known = m, true

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
+	pathglob "github.com/seg-trace/seg/internal/glob"
+	"github.com/seg-trace/seg/internal/safefile"
 )
 
 // Load finds the results files that patterns name, each a copy of base
@@ -44,6 +45,9 @@ func Load(root string, patterns []string, base Source) ([]Source, diag.List, err
 		}
 		matches, err := globFiles(full)
 		if err != nil {
+			// A folder the pattern reaches that cannot be listed
+			// (*pathglob.UnreadableError) is an error too: a results file
+			// in it, a failing one included, would be missing unseen.
 			return nil, nil, fmt.Errorf("results pattern %q: %w", p, err)
 		}
 		if len(matches) == 0 {
@@ -74,26 +78,25 @@ func Load(root string, patterns []string, base Source) ([]Source, diag.List, err
 		}
 		s := base
 		s.Path = p
-		s.Open = func() (io.ReadCloser, error) { return os.Open(name) }
+		s.Open = func() (io.ReadCloser, error) {
+			f, _, err := safefile.Open(name)
+			if err != nil {
+				return nil, err
+			}
+			return f, nil
+		}
 		sources = append(sources, s)
 	}
 	return sources, diags, nil
 }
 
-// readable checks that name is a regular file seg may open: a FIFO or a
-// device would block the run or never end.
+// readable checks that name is a regular file seg may open (package
+// safefile): a FIFO or a device would block the run or never end.
 func readable(name string) error {
-	fi, err := os.Stat(name)
-	if err != nil {
-		return err
+	f, st, err := safefile.Open(name)
+	if errors.Is(err, safefile.ErrNotRegular) && st != nil {
+		return safefile.Describe(st.Mode())
 	}
-	if !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return errors.New("a folder, not a file")
-		}
-		return errors.New("not a regular file")
-	}
-	f, err := os.Open(name)
 	if err != nil {
 		return err
 	}
@@ -107,79 +110,27 @@ func relPath(root, file string) string {
 	return filepath.ToSlash(file)
 }
 
-// globFiles returns the regular files that the absolute glob full names.
+// resultsTree is the file system results globs are matched on (tests put
+// one in its place that cannot list a folder, which root always can).
+var resultsTree = pathglob.Dir
+
+// globFiles returns the regular files that the absolute glob full names,
+// as internal/glob lists them for every pattern seg takes (:source:,
+// exclude, code paths): hidden names not walked into unless the pattern
+// names them, links to files kept, links to folders not followed, and a
+// folder that cannot be listed a *pathglob.UnreadableError.
 func globFiles(full string) ([]string, error) {
-	if !strings.Contains(full, "**") {
-		ms, err := filepath.Glob(full)
-		if err != nil {
-			return nil, err
-		}
-		return regular(ms), nil
+	slash := filepath.ToSlash(full)
+	vol := filepath.VolumeName(full)
+	rootDir := vol + string(filepath.Separator)
+	pattern := strings.TrimPrefix(strings.TrimPrefix(slash, filepath.ToSlash(vol)), "/")
+	if !pathglob.Valid(pattern) {
+		return nil, path.ErrBadPattern
 	}
-	// Walk from the longest folder without wildcards.
-	segs := strings.Split(filepath.ToSlash(full), "/")
-	i := 0
-	for i < len(segs) && !hasMeta(segs[i]) {
-		i++
+	rel, err := pathglob.Files(resultsTree(rootDir), pattern)
+	out := make([]string, len(rel))
+	for i, r := range rel {
+		out[i] = filepath.Join(rootDir, filepath.FromSlash(r))
 	}
-	base := filepath.FromSlash(strings.Join(segs[:i], "/"))
-	if base == "" {
-		base = "/"
-	}
-	rest := segs[i:]
-	for _, s := range rest {
-		if _, err := path.Match(s, ""); err != nil {
-			return nil, err
-		}
-	}
-	var out []string
-	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == base {
-				return fs.SkipAll // the folder does not exist: no match
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		rel, err := filepath.Rel(base, p)
-		if err != nil {
-			return nil
-		}
-		if matchSegs(rest, strings.Split(filepath.ToSlash(rel), "/")) {
-			out = append(out, p)
-		}
-		return nil
-	})
 	return out, err
-}
-
-func matchSegs(pat, name []string) bool {
-	if len(pat) == 0 {
-		return len(name) == 0
-	}
-	if pat[0] == "**" {
-		for k := 0; k <= len(name); k++ {
-			if matchSegs(pat[1:], name[k:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(name) == 0 {
-		return false
-	}
-	ok, _ := path.Match(pat[0], name[0])
-	return ok && matchSegs(pat[1:], name[1:])
-}
-
-func regular(paths []string) []string {
-	out := paths[:0]
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -3,12 +3,12 @@ package review
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
@@ -90,7 +90,7 @@ func (r *Review) Rewrites(ch Change) ([]Rewrite, error) {
 		}
 		rw := byFile[at.Filename]
 		if rw == nil {
-			old, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(at.Filename)))
+			old, err := safefile.Read(filepath.Join(c.Root, filepath.FromSlash(at.Filename)))
 			if err != nil {
 				fail("cannot read the file: %v", err)
 				continue

@@ -3,7 +3,6 @@ package review
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/seg-trace/seg/internal/glob"
+	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -84,7 +84,10 @@ func (r *Review) diff(h *History, it *Item, n *parser.Node, d *Diff) error {
 		return nil
 	}
 	d.Commit = found.Commit
-	now, files := r.current(n, entries)
+	now, files, err := r.current(n, entries)
+	if err != nil {
+		return err
+	}
 	d.Text = changes(n.ID, found, pinned, it.Current, now, files)
 	return nil
 }
@@ -104,14 +107,14 @@ func findPinned(h *History, n *parser.Node, file string, sources []string, pins 
 
 // current is n's canonical document now and, for an implementation (with
 // its source entries), the files it names as they are in the tree.
-func (r *Review) current(n *parser.Node, entries []parser.Link) (now string, files map[string][]byte) {
+func (r *Review) current(n *parser.Node, entries []parser.Link) (now string, files map[string][]byte, err error) {
 	now = r.Check.Config.Parser.Document(n)
 	if len(entries) == 0 {
-		return now, nil
+		return now, nil, nil
 	}
 	var se []parser.SourceEntry
-	se, files, _ = readSources(glob.Dir(r.Check.Root), entries, func(p string) ([]byte, string, error) {
-		data, err := os.ReadFile(filepath.Join(r.Check.Root, filepath.FromSlash(p)))
+	se, files, err = readSources(glob.Dir(r.Check.Root), entries, func(p string) ([]byte, string, error) {
+		data, err := safefile.Read(filepath.Join(r.Check.Root, filepath.FromSlash(p)))
 		if err != nil {
 			return nil, "unreadable", nil
 		}
@@ -120,7 +123,7 @@ func (r *Review) current(n *parser.Node, entries []parser.Link) (now string, fil
 	// n.Revision is the whole revision by now; the document holds the
 	// text's.
 	now += parser.ImplementationCanonical(parser.Revision(now), se)
-	return now, files
+	return now, files, err
 }
 
 // changes is the unified diff of the document with id from the pinned

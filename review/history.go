@@ -1,18 +1,16 @@
 package review
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"os/exec"
 	"path"
-	"strconv"
 	"strings"
 
+	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/internal/gitrev"
 	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
@@ -26,12 +24,11 @@ import (
 // (packs, alternates, partial clones, its configuration) and adds no
 // dependency to seg.
 type History struct {
-	git    string
 	top    string // the repository's top folder
 	prefix string // the tree's root relative to top: "" or "docs/"
 	cfg    *parser.Config
 
-	cat   *catFile
+	cat   *gitrev.Objects
 	trees map[string]*commitTree // by commit: its files, Sys the blob name
 	sums  map[string]string      // by blob name: the hex SHA-256 of its bytes
 }
@@ -42,11 +39,10 @@ const MaxCommits = 10000
 // OpenHistory opens the repository root is in. Its error says why there
 // is no history to read (no git, not a repository).
 func OpenHistory(root string, cfg *parser.Config) (*History, error) {
-	git, err := exec.LookPath("git")
-	if err != nil {
+	if err := gitrev.Installed(); err != nil {
 		return nil, errors.New("git is not installed")
 	}
-	h := &History{git: git, cfg: cfg, trees: map[string]*commitTree{}, sums: map[string]string{}}
+	h := &History{cfg: cfg, trees: map[string]*commitTree{}, sums: map[string]string{}}
 	out, err := h.run(root, "rev-parse", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		return nil, fmt.Errorf("%s is not in a git repository", root)
@@ -56,7 +52,7 @@ func OpenHistory(root string, cfg *parser.Config) (*History, error) {
 	if len(lines) > 1 {
 		h.prefix = lines[1]
 	}
-	h.cat, err = startCatFile(git, h.top)
+	h.cat, err = gitrev.StartObjects(h.top)
 	if err != nil {
 		return nil, err
 	}
@@ -66,15 +62,14 @@ func OpenHistory(root string, cfg *parser.Config) (*History, error) {
 // Close stops the git process History reads objects through.
 func (h *History) Close() {
 	if h != nil && h.cat != nil {
-		h.cat.close()
+		h.cat.Close()
 	}
 }
 
 func (h *History) run(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command(h.git, append([]string{"-c", "core.quotepath=off", "--no-pager"}, args...)...)
-	cmd.Dir = dir
-	// Reading history takes no lock, not even the optional ones.
-	cmd.Env = append(cmd.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	// In the one environment seg runs git in (gitrev.Command): no lock,
+	// not even the optional ones, and the repository dir is in.
+	cmd := gitrev.Command(dir, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -203,7 +198,7 @@ func (h *History) log(specs []string) ([]commitPath, error) {
 // at reads the node id from the file name at commit, and returns it when
 // its revision there is rev.
 func (h *History) at(commit, name, id string, kind parser.Kind, sources []string, rev uint64) (Found, bool, error) {
-	src, ok, err := h.cat.blob(commit + ":" + name)
+	src, ok, err := h.cat.Read(commit + ":" + name)
 	if err != nil || !ok {
 		return Found{}, false, err
 	}
@@ -248,7 +243,7 @@ func (h *History) sources(commit string, entries []parser.Link) ([]parser.Source
 	}
 	return readSources(glob.FS(tree, dir), entries, func(p string) ([]byte, string, error) {
 		blob := tree.blobs[path.Join(dir, p)]
-		data, _, err := h.cat.blob(blob)
+		data, _, err := h.cat.Read(blob)
 		if err != nil {
 			return nil, "", err
 		}
@@ -261,16 +256,19 @@ func (h *History) sources(commit string, entries []parser.Link) ([]parser.Source
 	})
 }
 
-// readSources lists the files of t each :source: entry matches, and reads
-// and hashes them with read, as check does for the revision.
+// readSources lists the files of t each :source: entry matches
+// (check.SourceFiles, the resolver of the check), and reads and hashes
+// them with read, as check does for the revision. A folder an entry
+// reaches that cannot be listed is an error: a revision worked out
+// without its files could match a commit it does not belong to.
 func readSources(t glob.Tree, entries []parser.Link, read func(p string) (data []byte, sum string, err error)) ([]parser.SourceEntry, map[string][]byte, error) {
 	files := map[string][]byte{}
 	var out []parser.SourceEntry
 	for _, e := range entries {
 		se := parser.SourceEntry{Entry: e.ID}
-		var matched []string
-		if glob.Valid(e.ID) {
-			matched, _ = glob.Files(t, e.ID)
+		matched, err := check.SourceFiles(t, e.ID)
+		if err != nil {
+			return nil, nil, fmt.Errorf(":source: entry %q: %w", e.ID, err)
 		}
 		for _, p := range matched {
 			data, sum, err := read(p)
@@ -312,63 +310,4 @@ func (h *History) tree(commit string) (*commitTree, error) {
 	t := newCommitTree(blobs)
 	h.trees[commit] = t
 	return t, nil
-}
-
-// catFile is one git cat-file --batch process: objects asked for by name,
-// one at a time.
-type catFile struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startCatFile(git, dir string) (*catFile, error) {
-	cmd := exec.Command(git, "cat-file", "--batch")
-	cmd.Dir = dir
-	cmd.Env = append(cmd.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("cannot run git: %v", err)
-	}
-	return &catFile{cmd: cmd, in: in, out: bufio.NewReader(out)}, nil
-}
-
-// blob reads the object name (a blob's hash, or COMMIT:PATH); ok is false
-// when there is no such blob.
-func (c *catFile) blob(name string) ([]byte, bool, error) {
-	if strings.ContainsAny(name, "\n") {
-		return nil, false, nil
-	}
-	if _, err := fmt.Fprintln(c.in, name); err != nil {
-		return nil, false, fmt.Errorf("git cat-file: %v", err)
-	}
-	head, err := c.out.ReadString('\n')
-	if err != nil {
-		return nil, false, fmt.Errorf("git cat-file: %v", err)
-	}
-	f := strings.Fields(head)
-	if len(f) != 3 {
-		return nil, false, nil // "NAME missing", "NAME ambiguous"
-	}
-	size, err := strconv.Atoi(f[2])
-	if err != nil {
-		return nil, false, fmt.Errorf("git cat-file: bad header %q", head)
-	}
-	data := make([]byte, size+1) // and the LF after it
-	if _, err := io.ReadFull(c.out, data); err != nil {
-		return nil, false, fmt.Errorf("git cat-file: %v", err)
-	}
-	return data[:size], f[1] == "blob", nil
-}
-
-func (c *catFile) close() {
-	c.in.Close()
-	c.cmd.Wait()
 }

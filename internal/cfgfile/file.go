@@ -8,9 +8,10 @@ package cfgfile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
+
+	"github.com/seg-trace/seg/internal/safefile"
 )
 
 // Error is a problem with a configuration file, with the line it is on
@@ -31,8 +32,8 @@ func (e *Error) Error() string {
 // Read reads a config file seg was given or found (seg.lock too). Only a regular file
 // is read: a FIFO or a device as seg.toml would block seg or never end,
 // and a link to a missing file is a config seg cannot read, not an absent
-// one. The file is opened without blocking, so a FIFO put in its place
-// after the check cannot hang seg either. The error is the bare reason;
+// one. The file is read by package safefile, without blocking, so a FIFO
+// put in its place after the check cannot hang seg either. The error is the bare reason;
 // the caller names the file.
 func Read(path string) ([]byte, error) {
 	st, err := os.Stat(path)
@@ -43,52 +44,18 @@ func Read(path string) ([]byte, error) {
 		return nil, bare(err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, notRegular(st.Mode())
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlocking, 0)
-	if err != nil {
-		return nil, bare(err)
-	}
-	defer f.Close()
-	st, err = f.Stat()
-	if err != nil {
-		return nil, bare(err)
-	} else if !st.Mode().IsRegular() {
-		return nil, notRegular(st.Mode())
+		return nil, safefile.Describe(st.Mode())
 	}
 	// Read into a buffer of the file's size (a seg.lock of a large tree is
-	// tens of megabytes, and the language server reads it at every
-	// edit); one byte more sees that the file ended where it said, and
-	// a file that grew since is still read whole.
-	data := make([]byte, 0, st.Size()+1)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, bare(err)
-		}
+	// tens of megabytes, and the language server reads it at every edit).
+	data, st, err := safefile.ReadInto(path, nil, -1)
+	if errors.Is(err, safefile.ErrNotRegular) && st != nil {
+		return nil, safefile.Describe(st.Mode())
 	}
-}
-
-func notRegular(m fs.FileMode) error {
-	what := "not a regular file"
-	switch {
-	case m.IsDir():
-		what = "a folder, not a file"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO), not a regular file"
-	case m&fs.ModeDevice != 0:
-		what = "a device, not a regular file"
-	case m&fs.ModeSocket != 0:
-		what = "a socket, not a regular file"
+	if err != nil {
+		return nil, bare(err)
 	}
-	return errors.New(what)
+	return data, nil
 }
 
 // bare is err without the operation and path a *fs.PathError adds: the

@@ -1,6 +1,9 @@
 // Package gitrev writes out the tree of a git revision, so that seg can
 // evaluate a tree as it was at a commit (seg diff --base REV) without
-// touching the work tree: no checkout, no stash, no index change.
+// touching the work tree: no checkout, no stash, no index change. It is
+// also seg's one git client: every git process seg starts (seg review's
+// history included) is a Command, in one environment, and reads objects
+// through one cat-file process (Objects) or Extract's.
 //
 // It runs the git command rather than reading the repository itself:
 // git is there wherever a revision is named (CI checkouts, worktrees,
@@ -44,8 +47,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // git runs git in dir and returns its standard output.
 func git(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
+	cmd := Command(dir, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -153,8 +155,7 @@ func validPath(p string) bool {
 
 // writeBlobs streams every blob through one git cat-file --batch.
 func (r *Revision) writeBlobs(root *os.Root, entries []entry) error {
-	cmd := exec.Command("git", "cat-file", "--batch")
-	cmd.Dir = r.dir
+	cmd := Command(r.dir, "cat-file", "--batch")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	stdin, err := cmd.StdinPipe()

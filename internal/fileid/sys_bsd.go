@@ -1,6 +1,6 @@
 //go:build darwin || freebsd || netbsd
 
-package check
+package fileid
 
 import (
 	"io/fs"

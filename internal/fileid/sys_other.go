@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !freebsd && !netbsd
 
-package check
+package fileid
 
 import "io/fs"
 

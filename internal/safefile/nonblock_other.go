@@ -1,6 +1,6 @@
 //go:build !unix
 
-package check
+package safefile
 
 // openNonBlock is 0 where there are no FIFOs to wait on.
 const openNonBlock = 0

@@ -1,4 +1,4 @@
-package check
+package fileid
 
 import (
 	"io/fs"

@@ -1,5 +1,0 @@
-//go:build !unix
-
-package cfgfile
-
-const nonBlocking = 0
