@@ -24,18 +24,15 @@ func benchTree(b *testing.B) string {
 
 // benchEntries parses the tree once and encodes every file.
 func benchEntries(b *testing.B, root string) (srcs [][]byte, payloads [][]byte, files []*source.File) {
-	list, _, err := parser.ListFiles(root, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	list := rstFiles(b, root)
 	cfg := parser.DefaultConfig()
 	fs := source.NewFileSet()
 	for _, l := range list {
-		src, err := os.ReadFile(filepath.Join(root, l.Path))
+		src, err := os.ReadFile(filepath.Join(root, l))
 		if err != nil {
 			b.Fatal(err)
 		}
-		sf := fs.Add(l.Path, len(src), source.Docutils)
+		sf := fs.Add(l, len(src), source.Docutils)
 		f := parser.ParseFile(sf, src, cfg)
 		enc, err := appendFile(nil, f)
 		if err != nil {

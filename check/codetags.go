@@ -87,7 +87,7 @@ func (t *Tree) codeInput() (codetags.Input, bool) {
 		if docRoot != "" && (rel == docRoot || strings.HasPrefix(rel, docRoot+"/")) {
 			return true
 		}
-		return !dir && parser.InTree(rel, pc)
+		return !dir && inTree(rel, pc)
 	}
 	return in, true
 }

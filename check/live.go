@@ -299,7 +299,7 @@ func (l *Live) inTree(path string) bool {
 	if l.listing == nil {
 		lst, err := listSphinx(l.t.Root, l.t.Config.Parser)
 		if err != nil {
-			return parser.InTree(path, l.t.Config.Parser)
+			return inTree(path, l.t.Config.Parser)
 		}
 		l.listing = lst
 	}

@@ -62,7 +62,7 @@ type tooLarge = safefile.TooLarge
 
 // A file of the tree, as the walk found it.
 type treeFile struct {
-	listed parser.Listed
+	listed Listed
 	sf     *source.File
 	full   string // its name on disk
 	enc    string // the project's source encoding (normaliseEncoding's)

@@ -288,7 +288,7 @@ type Listing struct {
 	Project *Project
 	// Files are the files read, sorted by path; Unlisted the folders that
 	// could not be listed.
-	Files, Unlisted []parser.Listed
+	Files, Unlisted []Listed
 	// Left are the documents left out, sorted by path.
 	Left []LeftOut
 	// sourcelink is the suffix a Sphinx HTML build's _sources copy adds
@@ -323,9 +323,9 @@ const (
 )
 
 // listSphinx lists the tree at root as Sphinx reads its project: the
-// walk of parser.ListFiles (hidden names, _build, node_modules, vendor,
-// seg.toml's exclude globs and linked folders are never read), narrowed
-// to the source folder, less the folders that are Sphinx projects of
+// walk of the whole tree (walkTree: hidden names, _build, node_modules,
+// vendor, seg.toml's exclude globs and linked folders are never read),
+// narrowed to the source folder, less the folders that are Sphinx projects of
 // their own and what Sphinx's exclusions name.
 func listSphinx(root string, cfg *parser.Config) (*Listing, error) {
 	if cfg == nil {
@@ -465,7 +465,8 @@ func under(rel, dir string) bool {
 	return dir == "" || strings.HasPrefix(rel, dir+"/")
 }
 
-// skippedDir are the folders parser.ListFiles never walks.
+// skippedDir are the folders a walk of the tree never enters: build
+// output and other people's files.
 func skippedDir(name string) bool {
 	return name == "_build" || name == "node_modules" || name == "vendor"
 }
@@ -479,9 +480,9 @@ func excludedBySeg(globs []string, rel string) bool {
 	return false
 }
 
-// walkTree walks the tree as parser.ListFiles does, listing every file
+// walkTree walks the tree without reading a file, listing every file
 // isDoc accepts, and the folders that hold a conf.py.
-func walkTree(root string, cfg *parser.Config, isDoc func(string) bool) (files, unlisted []parser.Listed, confDirs []string, err error) {
+func walkTree(root string, cfg *parser.Config, isDoc func(string) bool) (files, unlisted []Listed, confDirs []string, err error) {
 	st, err := os.Stat(root)
 	if err != nil {
 		return nil, nil, nil, err
@@ -503,7 +504,7 @@ func walkTree(root string, cfg *parser.Config, isDoc func(string) bool) (files, 
 			if rel == "." {
 				return err
 			}
-			unlisted = append(unlisted, parser.Listed{Path: rel, Type: fs.ModeDir, Err: err})
+			unlisted = append(unlisted, Listed{Path: rel, Type: fs.ModeDir, Err: err})
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -533,7 +534,7 @@ func walkTree(root string, cfg *parser.Config, isDoc func(string) bool) (files, 
 				return nil
 			}
 		}
-		files = append(files, parser.Listed{Path: rel, Type: d.Type()})
+		files = append(files, Listed{Path: rel, Type: d.Type()})
 		return nil
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"io/fs"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -72,14 +73,21 @@ func BenchmarkParseTreeFiles(b *testing.B) {
 		b.Skip("SEG_BENCH_TREE is not set")
 	}
 	cfg := DefaultConfig()
-	list, _, err := ListFiles(root, cfg)
+	var list []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".rst") {
+			rel, _ := filepath.Rel(root, p)
+			list = append(list, filepath.ToSlash(rel))
+		}
+		return err
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
 	srcs := make([][]byte, len(list))
 	size := 0
 	for i, l := range list {
-		if srcs[i], err = os.ReadFile(filepath.Join(root, filepath.FromSlash(l.Path))); err != nil {
+		if srcs[i], err = os.ReadFile(filepath.Join(root, filepath.FromSlash(l))); err != nil {
 			b.Fatal(err)
 		}
 		size += len(srcs[i])
@@ -89,7 +97,7 @@ func BenchmarkParseTreeFiles(b *testing.B) {
 	for b.Loop() {
 		fset := source.NewFileSet()
 		for i, l := range list {
-			ParseFile(fset.Add(l.Path, len(srcs[i]), source.Docutils), srcs[i], cfg)
+			ParseFile(fset.Add(l, len(srcs[i]), source.Docutils), srcs[i], cfg)
 		}
 	}
 }
