@@ -716,9 +716,10 @@ func (s *segSnapshot) references(id string) []linkRef {
 	// in the source files.
 	if g, ok := s.graphNode(id); ok {
 		var code []linkRef
-		for e := range s.c.Graph.In(g, 0) {
+		for _, x := range s.c.Result.Edges(s.c.Graph, g) {
+			e := x.Edge
 			from := s.c.Graph.From(e)
-			if from.Directive() != codetags.Directive {
+			if from == g || from.Directive() != codetags.Directive {
 				continue
 			}
 			if file, sp := s.place(e.Span()); file != "" {

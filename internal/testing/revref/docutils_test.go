@@ -47,7 +47,7 @@ func TestGeneratedTreesAreDocutils(t *testing.T) {
 			want = append(want, record(dir+"/"+n.File, n))
 		}
 	}
-	cmd := exec.Command(python, "../../parser/testdata/docutils/dump.py", root)
+	cmd := exec.Command(python, "../../../parser/testdata/docutils/dump.py", root)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
