@@ -1,0 +1,152 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// metaAction is a code action as the tests of the metamodel's fixes read
+// it.
+type metaAction struct {
+	Title       string        `json:"title"`
+	Kind        string        `json:"kind"`
+	Diagnostics []diagnostic  `json:"diagnostics"`
+	Edit        workspaceEdit `json:"edit"`
+}
+
+// actionsOn asks for the code actions of the lines lo to hi of file.
+func actionsOn(c *client, file string, lo, hi int) []metaAction {
+	var acts []metaAction
+	c.callRaw("textDocument/codeAction", fmt.Sprintf(`{"textDocument":{"uri":%q},"range":{"start":{"line":%d,"character":0},"end":{"line":%d,"character":0}},"context":{"diagnostics":[]}}`,
+		c.uri(file), lo, hi), &acts)
+	return acts
+}
+
+// change sends the whole text of an open document.
+func change(c *client, file string, version int, text string) {
+	b, _ := json.Marshal(text)
+	c.notify("textDocument/didChange", fmt.Sprintf(`{"textDocument":{"uri":%q,"version":%d},"contentChanges":[{"text":%s}]}`, c.uri(file), version, b))
+}
+
+// sameAsCheck compares the editor's findings with a fresh seg check of
+// the tree with file as text, and returns them.
+func sameAsCheck(t *testing.T, c *client, view string, files map[string]string, file, text, step string) []string {
+	t.Helper()
+	writeFiles(t, view, map[string]string{file: text})
+	want := checkFindings(t, view)
+	got := serverFindings(t, c, func(f string) []byte {
+		if f == file {
+			return []byte(text)
+		}
+		return []byte(files[f])
+	})
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("%s: seg check (-) and the editor (+) disagree:\n%s", step, d)
+	}
+	return got
+}
+
+func hasCode(got []string, code, part string) bool {
+	return slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, " "+code+" ") && strings.Contains(s, part) })
+}
+
+var scoreTree = map[string]string{
+	"docs/conf.py": "extensions = [\"score_metamodel\"]\nscore_metamodel_yaml = \"metamodel.yaml\"\n",
+	"docs/metamodel.yaml": `needs_types:
+  feat_req:
+    title: Feature Requirement
+    mandatory_options:
+      status: ^(valid|invalid)$
+      safety: (QM|ASIL_B)
+    tags:
+      - requirement
+    parts: 2
+`,
+	"docs/feat/index.rst": "Feat\n====\n\n.. feat_req:: Brakes ✓ 🚗\n   :id: feat_req__brakes\n   :status: valid\n   :safety: QM\n\n   The car stops.\n\n.. feat_req:: Last\n   :id: feat_req__last\n   :status: valid\n   :safety: QM",
+}
+
+// A schema-* finding of an S-CORE metamodel appears as the writer types
+// (a mandatory option deleted) and goes as the quick fix's skeleton line
+// is filled in; at every step the editor has what seg check reports.
+func TestSchemaFindingsLive(t *testing.T) {
+	files := scoreTree
+	const doc = "docs/feat/index.rst"
+	live, view := writeTree(t, files), writeTree(t, files)
+	c := start(t, live, at, "")
+	c.open(doc, files[doc])
+	got := sameAsCheck(t, c, view, files, doc, files[doc], "opened")
+	if hasCode(got, "schema-missing-option", "") {
+		t.Fatalf("setup: %v", got)
+	}
+	for _, tc := range []struct {
+		name, text, option, fixed, filled string
+		line                              int // the directive's line (0-based)
+	}{
+		// The new line follows the last option line, as indented.
+		{"an option in the middle",
+			strings.Replace(files[doc], "   :status: valid\n", "", 1), "status",
+			strings.Replace(files[doc], "   :status: valid\n   :safety: QM\n", "   :safety: QM\n   :status: \n", 1),
+			strings.Replace(files[doc], "   :status: valid\n   :safety: QM\n", "   :safety: QM\n   :status: valid\n", 1), 3},
+		// The option block ends the file without a line break.
+		{"the last line of the file",
+			strings.TrimSuffix(files[doc], "\n   :safety: QM"), "safety",
+			strings.TrimSuffix(files[doc], "QM"), files[doc], 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.text
+			change(c, doc, 10+tc.line, text)
+			got := sameAsCheck(t, c, view, files, doc, text, "deleted :"+tc.option+":")
+			miss := "is missing required attribute: `" + tc.option + "`"
+			if !hasCode(got, "schema-missing-option", miss) {
+				t.Fatalf("no schema-missing-option for %s:\n%s", tc.option, strings.Join(got, "\n"))
+			}
+			var fix *metaAction
+			acts := actionsOn(c, doc, tc.line, tc.line)
+			for i, a := range acts {
+				if a.Title == "Add the mandatory option :"+tc.option+":" {
+					fix = &acts[i]
+				}
+			}
+			if fix == nil || fix.Kind != "quickfix" || len(fix.Diagnostics) != 1 || !strings.HasSuffix(fix.Diagnostics[0].Message, miss) {
+				t.Fatalf("code actions: %+v", acts)
+			}
+			texts := map[string]string{doc: text}
+			apply(t, c, texts, fix.Edit)
+			if texts[doc] != tc.fixed {
+				t.Fatalf("after the fix:\n%s", texts[doc])
+			}
+			change(c, doc, 11+tc.line, texts[doc])
+			// An empty option is still missing, as S-CORE reads it: the
+			// line is for the writer to fill.
+			got = sameAsCheck(t, c, view, files, doc, texts[doc], "skeleton")
+			if !hasCode(got, "schema-missing-option", miss) {
+				t.Errorf("an empty :%s: counts as set:\n%s", tc.option, strings.Join(got, "\n"))
+			}
+			// The writer types the value where the edit left the cursor.
+			e := fix.Edit.Changes[c.uri(doc)][0]
+			nl := strings.Count(e.NewText, "\n")
+			end := pos{e.Range.Start.Line + nl, len(e.NewText) - strings.LastIndex(e.NewText, "\n") - 1}
+			if strings.HasSuffix(e.NewText, "\n") {
+				end = pos{e.Range.Start.Line, len(e.NewText) - 1}
+			}
+			value := map[string]string{"status": "valid", "safety": "QM"}[tc.option]
+			c.edit(doc, 12+tc.line, rng{end, end}, value)
+			apply(t, c, texts, workspaceEdit{Changes: map[string][]struct {
+				Range   rng    `json:"range"`
+				NewText string `json:"newText"`
+			}{c.uri(doc): {{rng{end, end}, value}}}})
+			if texts[doc] != tc.filled {
+				t.Fatalf("typed the value:\n%s", texts[doc])
+			}
+			got = sameAsCheck(t, c, view, files, doc, texts[doc], "filled in")
+			if hasCode(got, "schema-missing-option", "") {
+				t.Errorf("still missing:\n%s", strings.Join(got, "\n"))
+			}
+		})
+	}
+}
