@@ -150,3 +150,71 @@ func TestSchemaFindingsLive(t *testing.T) {
 		})
 	}
 }
+
+// The quick fix of link-condition-failed rewrites the value of the
+// condition to the target's value now, as seg review --accept does; the
+// range is in the negotiated encoding (UTF-16 here: the old value holds
+// a character outside the BMP), and the next analysis has no finding.
+func TestConditionFix(t *testing.T) {
+	files := map[string]string{
+		"ubproject.toml": `[needs]
+id_required = true
+id_regex = "^[A-Z0-9_]{3,}$"
+types = [
+    {directive = "req", title = "Requirement", prefix = "REQ_"},
+    {directive = "test", title = "Test", prefix = "TEST_"},
+]
+extra_options = ["version"]
+extra_links = [
+    {option = "tests", incoming = "tested by", outgoing = "tests"},
+]
+`,
+		"seg.toml":      "[needs.types]\nreq = \"requirement\"\ntest = \"test\"\n\n[needs.links]\ntests = \"verifies\"\n",
+		"docs/reqs.rst": ".. req:: Brake\n   :id: REQ_1\n   :version: 2\n\n.. req:: Horn\n   :id: REQ_2\n   :version: 7\n",
+		"docs/tests.rst": ".. test:: Bench 🚗\n   :id: TEST_1\n   :tests: REQ_1[ version == '🚗1' ], REQ_2[version==7]\n\n" +
+			".. test:: Not an equality\n   :id: TEST_2\n   :tests: REQ_1[version=='1' or version=='3']\n",
+	}
+	const doc = "docs/tests.rst"
+	live, view := writeTree(t, files), writeTree(t, files)
+	c := start(t, live, at, "")
+	c.open(doc, files[doc])
+	got := sameAsCheck(t, c, view, files, doc, files[doc], "opened")
+	if n := slices.IndexFunc(got, func(s string) bool { return strings.Contains(s, "link-condition-failed") }); n < 0 {
+		t.Fatalf("setup: %v", got)
+	}
+	acts := actionsOn(c, doc, 0, 7)
+	var titles []string
+	for _, a := range acts {
+		titles = append(titles, a.Title)
+		if a.Kind != "quickfix" || len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != "link-condition-failed" {
+			t.Errorf("%s: kind %q, diagnostics %+v", a.Title, a.Kind, a.Diagnostics)
+		}
+	}
+	// The condition that is not FIELD == VALUE has no fix.
+	if d := cmp.Diff([]string{"Update the condition to [version == '2']"}, titles); d != "" {
+		t.Fatalf("code actions (-want +got):\n%s", d)
+	}
+	e := acts[0].Edit.Changes[c.uri(doc)]
+	// '🚗1' starts at UTF-16 column 29 and is 5 code units long.
+	if len(e) != 1 || e[0].Range != r(2, 29, 2, 34) || e[0].NewText != "'2'" {
+		t.Fatalf("the edit: %+v", e)
+	}
+	texts := map[string]string{doc: files[doc]}
+	apply(t, c, texts, acts[0].Edit)
+	if want := strings.Replace(files[doc], "'🚗1'", "'2'", 1); texts[doc] != want {
+		t.Fatalf("after the fix:\n%s", texts[doc])
+	}
+	change(c, doc, 2, texts[doc])
+	got = sameAsCheck(t, c, view, files, doc, texts[doc], "fixed")
+	if slices.ContainsFunc(got, func(s string) bool {
+		return strings.HasPrefix(s, doc+":3:") && strings.Contains(s, "link-condition-failed")
+	}) {
+		t.Errorf("the condition still fails:\n%s", strings.Join(got, "\n"))
+	}
+	// The condition seg review --accept cannot rewrite still fails.
+	if !slices.ContainsFunc(got, func(s string) bool {
+		return strings.HasPrefix(s, doc+":7:") && strings.Contains(s, "link-condition-failed")
+	}) {
+		t.Errorf("TEST_2's condition no longer shown:\n%s", strings.Join(got, "\n"))
+	}
+}
