@@ -3,7 +3,6 @@ package lsp
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -37,25 +36,18 @@ func (s *server) optionSkeleton(snap snapshot, file string, t *text, f finding) 
 			break
 		}
 	}
-	if n == nil {
+	// A need the rules read has an :id: (without one it is missing-id,
+	// and no need): its option block is where the line goes.
+	if n == nil || len(n.options) == 0 {
 		return nil
 	}
-	li := lineIndex(t.lines, n.span.start)
-	indent := strings.Repeat(" ", indentOf(t.src[t.lines[li]:n.span.start])+3)
-	after := li // the line the new one follows
-	if len(n.options) > 0 {
-		first := n.options[0]
-		fl := lineIndex(t.lines, first.nameSpan.start)
-		indent = string(t.src[t.lines[fl] : first.nameSpan.start-1])
-		for _, o := range n.options {
-			end := max(o.nameSpan.end, o.valueSpan.end)
-			after = max(after, lineIndex(t.lines, end))
-		}
-	} else {
-		// No option yet: after the directive's title lines.
-		for after+1 < len(t.lines) && strings.TrimSpace(string(t.src[t.lines[after+1]:t.lineEnd(after+1)])) != "" {
-			after++
-		}
+	first := n.options[0]
+	fl := lineIndex(t.lines, first.nameSpan.start)
+	indent := string(t.src[t.lines[fl] : first.nameSpan.start-1])
+	after := fl // the line the new one follows
+	for _, o := range n.options {
+		end := max(o.nameSpan.end, o.valueSpan.end)
+		after = max(after, lineIndex(t.lines, end))
 	}
 	line := indent + ":" + name + ": "
 	var at int

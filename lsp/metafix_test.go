@@ -211,10 +211,28 @@ extra_links = [
 	}) {
 		t.Errorf("the condition still fails:\n%s", strings.Join(got, "\n"))
 	}
+	// A client that negotiated UTF-8 gets the same edit in bytes.
+	c8 := start(t, writeTree(t, files), at, `{"general":{"positionEncodings":["utf-8"]}}`)
+	c8.open(doc, files[doc])
+	c8.sync()
+	if a := actionsOn(c8, doc, 0, 7); len(a) != 1 || !slices.Equal(rangesOf(a[0].Edit.Changes[c8.uri(doc)]), []rng{r(2, 29, 2, 36)}) {
+		t.Errorf("UTF-8 client: %+v", a)
+	}
 	// The condition seg review --accept cannot rewrite still fails.
 	if !slices.ContainsFunc(got, func(s string) bool {
 		return strings.HasPrefix(s, doc+":7:") && strings.Contains(s, "link-condition-failed")
 	}) {
 		t.Errorf("TEST_2's condition no longer shown:\n%s", strings.Join(got, "\n"))
 	}
+}
+
+func rangesOf(es []struct {
+	Range   rng    `json:"range"`
+	NewText string `json:"newText"`
+}) []rng {
+	var out []rng
+	for _, e := range es {
+		out = append(out, e.Range)
+	}
+	return out
 }
