@@ -991,3 +991,35 @@ func sameBlocking(a, b []evaluate.Reason) bool {
 		j++
 	}
 }
+
+func (s *segSnapshot) conditionFix(file string, off int) (span, string, string, bool) {
+	if s.c == nil {
+		return span{}, "", "", false
+	}
+	gr := s.c.Graph
+	for _, n := range s.nodes(file) {
+		g, ok := s.graphNode(n.id)
+		if !ok || !n.defined {
+			continue
+		}
+		for e := range gr.Out(g, 0) {
+			if gr.Condition(e).State != graph.ConditionFails {
+				continue
+			}
+			ef, es := s.place(e.Span())
+			if ef != file || off < es.start || off > es.end {
+				continue
+			}
+			// The graph's offsets count from after a byte order mark.
+			v := s.view(file)
+			x, err := gr.RewriteCondition(e, v.text[v.bom:])
+			if err != nil {
+				return span{}, "", "", false
+			}
+			src := v.text[v.bom:]
+			now := string(src[x.CondStart:x.Start]) + x.Text + string(src[x.End:x.CondEnd])
+			return span{v.bom + x.Start, v.bom + x.End}, x.Text, now, true
+		}
+	}
+	return span{}, "", "", false
+}

@@ -615,6 +615,16 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 					}},
 				})
 			}
+		case f.code == "schema-missing-option":
+			if a := s.optionSkeleton(snap, file, t, f); a != nil {
+				a.Diagnostics = diag
+				out = append(out, a)
+			}
+		case f.code == "link-condition-failed":
+			if a := s.conditionUpdate(snap, file, t, f); a != nil {
+				a.Diagnostics = diag
+				out = append(out, a)
+			}
 		case f.code == "missing-id":
 			if a := s.idSkeleton(snap, file, t, f); a != nil {
 				a.Diagnostics = diag

@@ -153,6 +153,12 @@ type snapshot interface {
 	// replace and the text. ok is false when there is no such link, or
 	// seg.lock holds two pins for it.
 	accept(file string, off int) (lock string, sp span, text string, ok bool)
+	// conditionFix is the rewrite of the failing condition FIELD == VALUE
+	// of the link entry at off in file, as seg review --accept makes it
+	// (graph.RewriteCondition): the span of the value, its new text, and
+	// the condition as it reads after. ok is false when there is no such
+	// entry or it cannot be rewritten.
+	conditionFix(file string, off int) (sp span, text, now string, ok bool)
 	// loose lists the findings that have no place in any file (a tree
 	// without requirements).
 	loose() []finding

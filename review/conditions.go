@@ -9,7 +9,6 @@ import (
 
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/internal/safefile"
-	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
 )
@@ -103,15 +102,15 @@ func (r *Review) Rewrites(ch Change) ([]Rewrite, error) {
 		if bytes.HasPrefix(rw.Old, []byte("\xef\xbb\xbf")) {
 			bom = 3
 		}
-		start, end, lit, err := conditionLiteral(g, e, cond, rw.Old[bom:])
+		x, err := g.RewriteCondition(e, rw.Old[bom:])
 		if err != nil {
 			fail("%v", err)
 			continue
 		}
-		start, end, lit.condStart, lit.condEnd = start+bom, end+bom, lit.condStart+bom, lit.condEnd+bom
+		start, end, cs, ce := x.Start+bom, x.End+bom, x.CondStart+bom, x.CondEnd+bom
 		rw.Conditions = append(rw.Conditions, ConditionEdit{Link: g.Link(e), At: e.Span(),
-			Was: cond.Text, Now: string(rw.Old[lit.condStart:start]) + lit.text + string(rw.Old[end:lit.condEnd])})
-		edits[at.Filename] = append(edits[at.Filename], edit{start, end, lit.text})
+			Was: cond.Text, Now: string(rw.Old[cs:start]) + x.Text + string(rw.Old[end:ce])})
+		edits[at.Filename] = append(edits[at.Filename], edit{start, end, x.Text})
 	}
 	if len(refused) > 0 {
 		slices.Sort(refused)
@@ -149,78 +148,4 @@ func slicesSorted(m map[string]*Rewrite) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// literal is the new text of a condition's value, and where the
-// condition's own text is in the file.
-type literal struct {
-	text               string
-	condStart, condEnd int
-}
-
-// conditionLiteral finds, in src (the file the entry of e is written
-// in, as it is on disk now), the characters of the value of e's
-// condition, and the text that makes the condition hold for the target
-// now. It fails when the entry is not where the graph has it (the file
-// changed since it was read), spans lines, or its condition is not
-// FIELD == VALUE.
-func conditionLiteral(g *graph.Graph, e *graph.Edge, cond graph.Condition, src []byte) (start, end int, lit literal, err error) {
-	sp := e.Span()
-	if !sp.End.IsValid() || !sp.Start.HasOffset() {
-		return 0, 0, lit, fmt.Errorf("the entry spans lines")
-	}
-	a, z := sp.Start.Offset(), sp.End.Offset()
-	if z > len(src) {
-		return 0, 0, lit, fmt.Errorf("the file changed since seg read it")
-	}
-	entry := src[a:z]
-	if bytes.ContainsAny(entry, "\r\n") {
-		return 0, 0, lit, fmt.Errorf("the entry spans lines")
-	}
-	lt := g.Needs().Link(e.Option())
-	es, probs := needs.SplitLinks(entry, e.Option(), lt)
-	if len(es) != 1 || len(probs) > 0 || es[0].Condition != cond.Text || es[0].ID != g.To(e).ID() && es[0].ID+"."+es[0].Part != g.To(e).ID() {
-		return 0, 0, lit, fmt.Errorf("the file changed since seg read it: the entry is not where it was")
-	}
-	open := bytes.IndexByte(entry, '[')
-	depth := 0
-	for open+depth < len(entry) && entry[open+depth] == '[' {
-		depth++
-	}
-	cs, ce := open+depth, -1
-	for k := cs; k < len(entry); {
-		if entry[k] != ']' {
-			k++
-			continue
-		}
-		run := k
-		for run < len(entry) && entry[run] == ']' {
-			run++
-		}
-		if run-k >= depth {
-			ce = run - depth
-			break
-		}
-		k = run
-	}
-	if open < 0 || ce < 0 {
-		return 0, 0, lit, fmt.Errorf("the file changed since seg read it: the entry is not where it was")
-	}
-	raw := entry[cs:ce]
-	lead := len(raw) - len(bytes.TrimLeft(raw, " \t"))
-	text := string(bytes.TrimSpace(raw))
-	eq, ok := needs.ParseEquality(text)
-	if !ok {
-		return 0, 0, lit, fmt.Errorf("only a condition FIELD == VALUE is rewritten")
-	}
-	v, ok := cond.Value(eq.Field)
-	if !ok {
-		return 0, 0, lit, fmt.Errorf("the condition read no field %q", eq.Field)
-	}
-	lt2, err := eq.Literal(v)
-	if err != nil {
-		return 0, 0, lit, err
-	}
-	base := a + cs + lead
-	return base + eq.Start, base + eq.End, literal{text: lt2, condStart: base, condEnd: base + len(text)}, nil
 }
