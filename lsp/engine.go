@@ -1002,8 +1002,9 @@ func (s *segSnapshot) conditionFix(file string, off int) (span, string, string, 
 		if !ok || !n.defined {
 			continue
 		}
-		for e := range gr.Out(g, 0) {
-			if gr.Condition(e).State != graph.ConditionFails {
+		for _, x := range s.c.Result.Edges(gr, g) {
+			e := x.Edge
+			if gr.From(e) != g || x.Condition.State != graph.ConditionFails {
 				continue
 			}
 			ef, es := s.place(e.Span())
