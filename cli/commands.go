@@ -17,7 +17,7 @@ import (
 
 var checkFormats = map[string]func(io.Writer, *check.Check, report.TextOptions) error{
 	"text":   report.WriteText,
-	"json":   func(w io.Writer, c *check.Check, _ report.TextOptions) error { return report.WriteJSON(w, c) },
+	"json":   report.WriteJSONWith,
 	"github": func(w io.Writer, c *check.Check, _ report.TextOptions) error { return report.WriteGitHub(w, c, false) },
 	"sarif":  func(w io.Writer, c *check.Check, _ report.TextOptions) error { return report.WriteSARIF(w, c, Version) },
 }
@@ -60,14 +60,14 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 			return 0, err
 		}
 		c.MinCoverage = o.thresholds
-		return exitFor(c), write(w, c, report.TextOptions{Colored: colored, Quiet: o.quiet})
+		return exitFor(c), write(w, c, report.TextOptions{Colored: colored, Quiet: o.quiet, Evidence: o.evidence})
 	}
 	// A tree unchanged since a run with the same flags gets that run's
 	// report (docs/performance.md, "The result cache"). The key holds what
 	// the report depends on; not --output, which only says where it goes.
 	parts := []string{"check", o.format, fmt.Sprint(colored), o.blame,
 		strings.Join(o.only, "\x00"), strings.Join(o.args, "\x00"),
-		"fail-on", o.failOn.String(), "min-coverage", o.minCoverage, "quiet", fmt.Sprint(o.quiet),
+		"fail-on", o.failOn.String(), "min-coverage", o.minCoverage, "quiet", fmt.Sprint(o.quiet), "evidence", fmt.Sprint(o.evidence),
 		"filter", o.filter, "allow-empty", fmt.Sprint(o.allowEmpty), "needs-files", strings.Join(o.needsFiles, "\x00")}
 	code, stats, err := t.RunReport(opts, parts, w, render)
 	var usage *usageError

@@ -117,7 +117,7 @@ func TestDiffAdoptionPath(t *testing.T) {
 	has(out, `"config": "head"`, `"worse": 0`, `"lost_requirements": 0`)
 
 	// A check document of the configured tree, for the files form.
-	_, baseDoc, _ := run("check", "--format", "json", "--at", mxAt, repo)
+	_, baseDoc, _ := run("check", "--format", "json", "--evidence", "--at", mxAt, repo)
 	baseFile := filepath.Join(t.TempDir(), "base.json")
 	os.WriteFile(baseFile, []byte(baseDoc), 0o644)
 
@@ -132,7 +132,7 @@ func TestDiffAdoptionPath(t *testing.T) {
 		t.Errorf("a status changed:\n%s", out)
 	}
 	// The same from two seg check documents.
-	_, headDoc, _ := run("check", "--format", "json", "--at", mxAt, repo)
+	_, headDoc, _ := run("check", "--format", "json", "--evidence", "--at", mxAt, repo)
 	headFile := filepath.Join(t.TempDir(), "head.json")
 	os.WriteFile(headFile, []byte(headDoc), 0o644)
 	code, out, stderr := run("diff", baseFile, headFile)

@@ -143,7 +143,7 @@ func TestJSONDocListsEveryKey(t *testing.T) {
 	keys := map[string]bool{}
 	for _, args := range [][]string{
 		{"check", "--format", "json", "--at", "2026-11-29", "../examples/broken"},
-		{"check", "--format", "json", "--at", "2026-11-29", "../examples/stale"},
+		{"check", "--format", "json", "--evidence", "--at", "2026-11-29", "../examples/stale"},
 		{"check", "--format", "json", "--at", "2026-11-29", "../examples/needs"},
 		{"check", "--format", "json", "--at", "2026-11-29", "../report/testdata/sarif/allcodes"},
 		{"check", "--format", "json", "--at", "2026-11-29", "--filter", "True", "../examples/needs"},

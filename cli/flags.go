@@ -47,6 +47,7 @@ type options struct {
 	headGraph     string
 	filter        string
 	allowEmpty    bool
+	evidence      bool // check --evidence: evidence[] in the JSON report
 	needsFiles    stringList
 	listFiles     bool // check --list-files
 
@@ -211,6 +212,7 @@ func newFlags(cmd string) (*options, *flag.FlagSet) {
 		})
 		minCoverageFlag(fs, o)
 		fs.BoolVar(&o.quiet, "quiet", false, "list only the diagnostics, the unsatisfied requirements and the summary (text format)")
+		fs.BoolVar(&o.evidence, "evidence", false, "json format: list what each verdict counted (evidence[]), for seg diff BASE.json HEAD.json to find lost evidence")
 		fs.BoolVar(&o.listFiles, "list-files", false, "print the files the check reads and those it leaves out, each with why, and read none (exit 0)")
 	case "explain":
 		fs.IntVar(&o.depth, "depth", -1, "expand `N` levels of the requirements that refine it (default: the whole tree below, each requirement once; 0: none)")

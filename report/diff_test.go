@@ -91,7 +91,7 @@ func TestDiffFromDocuments(t *testing.T) {
 	base, head := diffPair(t)
 	side := func(c *check.Check, name string, withGraph bool) *diff.Evaluation {
 		var cj, gj bytes.Buffer
-		if err := WriteJSON(&cj, c); err != nil {
+		if err := WriteJSONWith(&cj, c, TextOptions{Evidence: true}); err != nil {
 			t.Fatal(err)
 		}
 		e, err := diff.Read(name+".json", &cj)

@@ -21,3 +21,14 @@ func countedEvidence(wh where, c *check.Check, v *evaluate.Verdict) []diff.Evide
 	}
 	return out
 }
+
+// evidenceIf is countedEvidence when the report asks for it, else nil
+// (the key left out: a document without it is one seg diff cannot
+// compare for lost evidence, and says so).
+func evidenceIf(want bool, wh where, c *check.Check, v *evaluate.Verdict) *[]diff.Evidence {
+	if !want {
+		return nil
+	}
+	ev := countedEvidence(wh, c, v)
+	return &ev
+}

@@ -82,7 +82,8 @@ type jsonRequirement struct {
 	Policy string `json:"policy,omitempty"`
 	// Evidence is what the verdict counted (evaluate.Result.Counted),
 	// what seg diff compares to find lost evidence.
-	Evidence []diff.Evidence `json:"evidence"`
+	// It is nil (left out) unless the report asks for it (--evidence).
+	Evidence *[]diff.Evidence `json:"evidence,omitempty"`
 }
 
 type jsonReason struct {
@@ -117,7 +118,10 @@ type jsonCase struct {
 }
 
 // WriteJSON writes the seg-check/1 document.
-func WriteJSON(w io.Writer, c *check.Check) error {
+func WriteJSON(w io.Writer, c *check.Check) error { return WriteJSONWith(w, c, TextOptions{}) }
+
+// WriteJSONWith is WriteJSON with the options of --evidence.
+func WriteJSONWith(w io.Writer, c *check.Check, opt TextOptions) error {
 	wh := whereOf(c)
 	n := c.Counts()
 	doc := jsonCheck{
@@ -135,7 +139,7 @@ func WriteJSON(w io.Writer, c *check.Check) error {
 			ID: r.Node.ID(), Kind: r.Node.Directive(), Title: r.Node.Title(),
 			File: p.Filename, Line: p.Line, Leaf: r.Verdict.Leaf,
 			Verdict: verdictWord(r.Verdict.Satisfied), Status: r.Verdict.Status.String(), Reasons: []jsonReason{},
-			Policy: PolicyText(r.Verdict), Evidence: countedEvidence(wh, c, &r.Verdict),
+			Policy: PolicyText(r.Verdict), Evidence: evidenceIf(opt.Evidence, wh, c, &r.Verdict),
 		}
 		for _, reason := range r.Verdict.Blocking() {
 			jr.Reasons = append(jr.Reasons, reasonJSON(wh, reason))

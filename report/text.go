@@ -20,6 +20,12 @@ type TextOptions struct {
 	// Quiet leaves the satisfied requirements out: the diagnostics, the
 	// unsatisfied requirements and the summary remain (--quiet).
 	Quiet bool
+	// Evidence adds to the JSON report each requirement's counted
+	// evidence (evidence[], --evidence), what seg diff of two such
+	// documents compares for lost evidence. It is left out by default:
+	// it is most of the document on a large tree (three times its size
+	// on bench/gen's 50,000 requirements).
+	Evidence bool
 }
 
 // WriteText writes the compiler-style report: diagnostics with source
