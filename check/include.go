@@ -45,6 +45,55 @@ func mentionsInclude(b []byte) bool {
 	}
 }
 
+// containsFold reports whether b holds word (lower case), its ASCII
+// letters in any case, without making a lower-case copy of b: it runs
+// over every file of the tree at every run, the stored report's too. It
+// searches for the word's last three bytes in each case, far rarer than
+// "::" alone, and compares the whole word where one is found.
+func containsFold(b []byte, word string) bool {
+	if len(word) < 3 {
+		return bytes.Contains(bytes.ToLower(b), []byte(strings.ToLower(word)))
+	}
+	tail := word[len(word)-3:]
+	for _, anchor := range foldVariants(tail) {
+		for i := 0; ; {
+			k := bytes.Index(b[i:], []byte(anchor))
+			if k < 0 {
+				break
+			}
+			k += i
+			start := k + len(anchor) - len(word)
+			if start >= 0 && bytes.EqualFold(b[start:start+len(word)], []byte(word)) {
+				return true
+			}
+			i = k + 1
+		}
+	}
+	return false
+}
+
+// foldVariants lists s with its letters in every case, for the short
+// anchors containsFold searches for (at most three letters: eight).
+func foldVariants(s string) []string {
+	out := []string{""}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		lo, up := c|0x20, c&^0x20
+		if lo < 'a' || lo > 'z' {
+			for j := range out {
+				out[j] += string(c)
+			}
+			continue
+		}
+		var next []string
+		for _, o := range out {
+			next = append(next, o+string(lo), o+string(up))
+		}
+		out = next
+	}
+	return out
+}
+
 // incFile is a file that an include pulls in and that is not a document
 // of the listing: its text, and the byte ranges of it the includes take.
 type incFile struct {

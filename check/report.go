@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"errors"
 	"io"
@@ -171,7 +170,7 @@ func (t *Tree) scan() (*scan, error) {
 			sc.sums[i].err = err
 		} else {
 			sc.sums[i].sum = sha256.Sum256(buf)
-			if needsTree && bytes.Contains(bytes.ToLower(buf), []byte("needimport")) {
+			if needsTree && containsFold(buf, "needimport") {
 				imports.Store(true)
 			}
 			if mentionsInclude(buf) {
