@@ -253,81 +253,62 @@ func (f condFields) docname() string {
 	return needs.Docname(root, f.b.files.Position(f.n.pos).Filename)
 }
 
-// notComputed are the fields sphinx-needs has and a condition cannot read
-// in seg.
-var notComputed = map[string]bool{
-	"sections": true, "section_name": true, "signature": true, "parts": true, "arch": true,
-	"is_modified": true, "modifications": true, "constraints_results": true, "constraints_passed": true,
-	"content_id": true, "target_id": true, "external_url": true, "external_css": true,
-	"pre_content": true, "post_content": true, "id_parent": true, "id_complete": true,
-	"has_dead_links": true, "has_forbidden_dead_links": true, "lineno_content": true,
-}
-
+// Field is the target's field name as the project's one field model
+// (needs.Project.Field) gives it, over the view below. The back lists are
+// not computed for a condition: reading them would make a link's
+// standing depend on every other node's links, so a condition that reads
+// one cannot be evaluated.
 func (f condFields) Field(name string) (any, bool) {
-	n, p, np := f.n, f.p, f.b.needs
-	switch name {
-	case "id":
-		return n.id, true
-	case "type":
-		return n.directive, true
-	case "type_name", "type_prefix", "type_color", "type_style":
-		t := np.Type(n.directive)
-		if t == nil {
-			return "", true
-		}
-		return map[string]string{"type_name": t.Title, "type_prefix": t.Prefix, "type_color": t.Color, "type_style": t.Style}[name], true
-	case "title", "full_title":
-		return n.title, true
-	case "docname":
-		return f.docname(), true
-	case "doctype":
-		return path.Ext(f.b.files.Position(n.pos).Filename), true
-	case "lineno":
-		return f.b.files.Position(n.pos).Line, true
-	case "content", "description":
-		return p.Body, true
-	case "is_external":
-		return n.external, true
-	case "is_need":
-		return true, true
-	case "is_part":
-		return false, true
-	case "parent_need":
-		return n.parent, true
-	case "tags", "constraints":
-		if o := p.Option(name); o != nil {
-			return needs.SplitList(o.Value), true
-		}
-		return []string{}, true
-	case "hide", "collapse", "jinja_content":
-		if o := p.Option(name); o != nil {
-			v, _ := needs.Boolean(o.Value)
-			return v, true
-		}
-		return false, true
-	}
-	if np.Link(name) != nil {
-		out := []string{}
-		if o := p.Option(name); o != nil {
-			for i := range o.Links {
-				if !o.Links[i].IsDynamic() {
-					out = append(out, o.Links[i].Address())
-				}
-			}
-		}
-		return out, true
-	}
-	if base, ok := strings.CutSuffix(name, "_back"); ok && np.Link(base) != nil || notComputed[name] {
+	np := f.b.needs
+	if base, ok := strings.CutSuffix(name, "_back"); ok && np.Link(base) != nil {
 		return needs.NotComputed{}, true
 	}
-	if name == "status" || np.Takes(name) {
-		if o := p.Option(name); o != nil {
-			return o.Value, true
-		}
-		if np.IsExtra(name) {
-			return np.Unset(name), true
-		}
-		return nil, true
-	}
-	return nil, false
+	return np.Field(condView{f}, name)
 }
+
+// condView is the target as needs.NeedView: its graph node and its parse.
+type condView struct{ f condFields }
+
+func (v condView) Core() needs.NeedCore {
+	n, p := v.f.n, v.f.p
+	pos := v.f.b.files.Position(n.pos)
+	c := needs.NeedCore{ID: n.id, Type: n.directive, Title: n.title, Docname: v.f.docname(),
+		Doctype: path.Ext(pos.Filename), Lineno: pos.Line, External: n.external, ParentNeed: n.parent}
+	if p != nil {
+		c.Content, c.HasContent = p.Body, true
+		c.Imported, c.ImportKnown = p.Imported, true
+	}
+	return c
+}
+
+func (v condView) Option(name string) (string, bool) {
+	if v.f.p == nil {
+		return "", false
+	}
+	if o := v.f.p.Option(name); o != nil {
+		return o.Value, true
+	}
+	return "", false
+}
+
+// Links are the targets the option's entries name, as written (dynamic
+// functions left out, as sphinx-needs leaves those it has not computed).
+func (v condView) Links(option string) []string {
+	if v.f.p == nil {
+		return nil
+	}
+	o := v.f.p.Option(option)
+	if o == nil {
+		return nil
+	}
+	var out []string
+	for i := range o.Links {
+		if !o.Links[i].IsDynamic() {
+			out = append(out, o.Links[i].Address())
+		}
+	}
+	return out
+}
+
+// BackLinks are never read (Field answers the back lists itself).
+func (v condView) BackLinks(string) []string { return nil }
