@@ -59,7 +59,7 @@ const DefaultMaxBytes = 1 << 30
 
 // formatVersion is the entry layout's version: change it with the layout
 // or the payload encoding. It is in both the key and every entry.
-const formatVersion = 6
+const formatVersion = 7
 
 // Entry layout:
 //

@@ -132,6 +132,11 @@ func appendFile(dst []byte, f *parser.File) ([]byte, error) {
 		e.varint(int64(ig.Line))
 		e.span(ig.Span)
 	}
+	var incl uint8
+	if f.HasInclude {
+		incl = 1
+	}
+	e.byte(incl)
 	lines := f.Source.Lines()
 	count(e, lines)
 	prev := int32(0)
@@ -467,6 +472,13 @@ func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
 				return nil, errCorrupt
 			}
 		}
+	}
+	switch d.byte() {
+	case 0:
+	case 1:
+		f.HasInclude = true
+	default:
+		return nil, errCorrupt
 	}
 	var lines []int32
 	if n, ok := d.count(); ok && !d.bad {

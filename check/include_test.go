@@ -1,9 +1,7 @@
 package check
 
 import (
-	"bytes"
 	"encoding/json"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,37 +175,4 @@ func docutilsNodes(t *testing.T, py, root string) []string {
 		t.Fatalf("docutils output %q: %v", out, err)
 	}
 	return got
-}
-
-// containsFold is a case-blind bytes.Contains: the same answers as the
-// lower-case copy it spares, on random text made of the words' own bytes.
-func TestContainsFold(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := []byte("inclUDE:: eEcCnNlLpPoOrRtTmM\n")
-	for _, word := range []string{"include::", "needimport"} {
-		for n := 0; n < 20000; n++ {
-			b := make([]byte, rng.IntN(40))
-			for i := range b {
-				b[i] = alphabet[rng.IntN(len(alphabet))]
-			}
-			if rng.IntN(4) == 0 {
-				at := rng.IntN(len(b) + 1)
-				w := []byte(word)
-				for i := range w {
-					if rng.IntN(2) == 0 && w[i] >= 'a' && w[i] <= 'z' {
-						w[i] -= 'a' - 'A'
-					}
-				}
-				b = append(b[:at:at], append(w, b[at:]...)...)
-			}
-			want := bytes.Contains(bytes.ToLower(b), []byte(word))
-			got := containsFold(b, word)
-			if word == "include::" {
-				got = mentionsInclude(b)
-			}
-			if got != want {
-				t.Fatalf("containsFold(%q, %q) = %v, want %v", b, word, got, want)
-			}
-		}
-	}
 }

@@ -272,7 +272,8 @@ func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte, bool) {
 		if len(src) <= parser.MaxFileSize {
 			sf.SetSource(src, false)
 		}
-		return parser.ParseFile(sf, text, l.t.Config.Parser), buf, mentionsInclude(text)
+		f := parser.ParseFile(sf, text, l.t.Config.Parser)
+		return f, buf, f.HasInclude
 	}
 	full := filepath.Join(l.t.Root, filepath.FromSlash(sf.Name()))
 	enc := l.encoding()
@@ -280,17 +281,15 @@ func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte, bool) {
 		b, _, err := readFile(full, nil)
 		return bytes.TrimPrefix(decodeSource(b, enc), []byte("\xef\xbb\xbf")), err
 	})
-	mentions := false
 	f := l.p.Parse(sf, nil, func() ([]byte, error) {
 		var err error
 		buf, _, err = readFile(full, buf)
 		if err == nil {
 			buf = decodeSource(buf, enc)
-			mentions = mentionsInclude(buf)
 		}
 		return buf, err
 	})
-	return f, buf, mentions
+	return f, buf, f.HasInclude
 }
 
 // inTree reports whether the last walk's listing would read a file at

@@ -127,7 +127,7 @@ func loadTree(files []treeFile, unlisted []*parser.File, p Parser, scan []scanne
 }
 
 // loadTreeIncl is loadTree that also marks, in incl (by index in files,
-// when not nil), the files whose text mentions an include directive.
+// when not nil), the files whose parse has an include directive.
 func loadTreeIncl(files []treeFile, unlisted []*parser.File, p Parser, scan []scanned, incl []bool) []*parser.File {
 	out := make([]*parser.File, len(files))
 	each(len(files), func(i int, buf []byte) []byte {
@@ -135,9 +135,6 @@ func loadTreeIncl(files []treeFile, unlisted []*parser.File, p Parser, scan []sc
 		read := func() ([]byte, error) {
 			var err error
 			buf, err = files[i].read(buf)
-			if err == nil && incl != nil {
-				incl[i] = mentionsInclude(buf)
-			}
 			return buf, err
 		}
 		if scan != nil {
@@ -148,6 +145,9 @@ func loadTreeIncl(files []treeFile, unlisted []*parser.File, p Parser, scan []sc
 			sum = &scan[i].sum
 		}
 		out[i] = p.Parse(files[i].sf, sum, read)
+		if incl != nil {
+			incl[i] = out[i].HasInclude
+		}
 		return buf
 	})
 	out = append(out, unlisted...)
@@ -197,6 +197,12 @@ func ParseTree(root string, cfg *parser.Config) ([]*parser.File, *source.FileSet
 func loadWithIncludes(root string, l *Listing, files []treeFile, unlisted []*parser.File, p Parser, fset *source.FileSet) []*parser.File {
 	incl := make([]bool, len(files))
 	parsed := loadTreeIncl(files, unlisted, p, nil, incl)
+	return withIncluded(parsed, followFlagged(root, l, files, incl, parsed, p, fset))
+}
+
+// followFlagged follows the includes of the files incl marks (by index
+// in files) and returns the files they pull in (followIncludes).
+func followFlagged(root string, l *Listing, files []treeFile, incl []bool, parsed []*parser.File, p Parser, fset *source.FileSet) []*parser.File {
 	docs := make(map[string]bool, len(files))
 	var flagged []incDoc
 	for i := range files {
@@ -206,7 +212,11 @@ func loadWithIncludes(root string, l *Listing, files []treeFile, unlisted []*par
 			flagged = append(flagged, incDoc{f.listed.Path, func() ([]byte, error) { return f.read(nil) }})
 		}
 	}
-	more := followIncludes(root, l, docs, flagged, parsed, p, fset)
+	return followIncludes(root, l, docs, flagged, parsed, p, fset)
+}
+
+// withIncluded adds the included files more to parsed, sorted by path.
+func withIncluded(parsed, more []*parser.File) []*parser.File {
 	if len(more) == 0 {
 		return parsed
 	}

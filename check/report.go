@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/seg-trace/seg/cache"
@@ -48,17 +47,6 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	if err != nil {
 		return 0, Stats{}, err
 	}
-	if sc.imports || sc.includes {
-		// A needimport reads a needs.json the tree names in an .rst file,
-		// and an include a file that is not in the listing, whose bytes
-		// the key cannot hold before the tree is parsed.
-		c, stats, err := t.Run(o)
-		if err != nil {
-			return 0, stats, err
-		}
-		code, err := render(c, w)
-		return code, stats, err
-	}
 	wd, _ := os.Getwd()
 	abs, _ := filepath.Abs(t.Root)
 	// seg.lock is read as it is. A lock that cannot be read (a folder, no
@@ -91,12 +79,26 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	}
 
 	cp := &cached{c: o.Cache, cfg: t.Config.Parser}
-	parsed := loadTree(sc.files, sc.unlisted, cp, sc.sums)
+	incl := make([]bool, len(sc.files))
+	parsed := loadTreeIncl(sc.files, sc.unlisted, cp, sc.sums, incl)
+	// A needimport reads a needs.json the tree names in an .rst file, and
+	// an include a file that is not in the listing: the key holds neither's
+	// bytes, so such a report is made every time and never stored. A
+	// stored report is only ever one of a tree with neither (its files'
+	// bytes, and so their parses, are in the key): a run that finds one
+	// needs to know nothing of what the files hold.
+	more := followFlagged(t.Root, t.listed, sc.files, incl, parsed, cp, sc.fset)
+	storable := len(more) == 0 && !slices.Contains(incl, true) && !importsNeeds(parsed)
+	parsed = withIncluded(parsed, more)
 	c, err := t.finish(o, sc.fset, parsed, nil)
 	o.Cache.Finish()
 	stats := o.Cache.Stats(len(sc.files))
 	if err != nil {
 		return 0, stats, err
+	}
+	if !storable {
+		code, err := render(c, w)
+		return code, stats, err
 	}
 	rw := o.Cache.NewResult(key, &cp.changed, []byte(c.deps))
 	defer rw.Discard()
@@ -107,6 +109,18 @@ func (t *Tree) RunReport(o Options, parts []string, w io.Writer, render func(*Ch
 	return code, stats, err
 }
 
+// importsNeeds reports whether a file of parsed holds a needimport.
+func importsNeeds(parsed []*parser.File) bool {
+	for _, f := range parsed {
+		for i := range f.Nodes {
+			if n := &f.Nodes[i]; n.Kind == parser.Instruction && n.Directive == "needimport" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // scan is a tree listed, read and hashed, but not parsed.
 type scan struct {
 	fset     *source.FileSet
@@ -114,9 +128,6 @@ type scan struct {
 	unlisted []*parser.File
 	sums     []scanned
 	tree     []cache.TreeFile
-	// imports: a file of a sphinx-needs tree may hold a needimport;
-	// includes: a file may hold an include directive.
-	imports, includes bool
 }
 
 // needsFiles are the needs.json files the project names (external needs
@@ -153,7 +164,9 @@ func (t *Tree) needsFiles() []string {
 
 // scan lists the tree and hashes every file. The sources are not kept:
 // most runs end at a stored report, and after an edit only the changed
-// files are read again. Only a cold run reads every file twice.
+// files are read again. Only a cold run reads every file twice. It looks
+// for nothing in the files (an include, a needimport): the parses say
+// that, and a stored report's tree has neither (RunReport).
 func (t *Tree) scan() (*scan, error) {
 	sc := &scan{fset: source.NewFileSet()}
 	var err error
@@ -162,25 +175,15 @@ func (t *Tree) scan() (*scan, error) {
 		return nil, err
 	}
 	sc.sums = make([]scanned, len(sc.files))
-	needsTree := t.Config.Parser.Needs != nil
-	var imports, includes atomic.Bool
 	each(len(sc.files), func(i int, buf []byte) []byte {
 		buf, err := sc.files[i].read(buf)
 		if err != nil {
 			sc.sums[i].err = err
 		} else {
 			sc.sums[i].sum = sha256.Sum256(buf)
-			if needsTree && containsFold(buf, "needimport") {
-				imports.Store(true)
-			}
-			if mentionsInclude(buf) {
-				includes.Store(true)
-			}
 		}
 		return buf
 	})
-	sc.imports = imports.Load()
-	sc.includes = includes.Load()
 	sc.tree = make([]cache.TreeFile, 0, len(sc.files)+len(sc.unlisted))
 	for i, f := range sc.files {
 		tf := cache.TreeFile{Path: f.listed.Path, Sum: sc.sums[i].sum}

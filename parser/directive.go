@@ -202,8 +202,11 @@ func (s *scanner) directive(bl block, i, p, ns, ne, after int, titles, subst boo
 		// then it parses its content (its first line included) as RST.
 		info = dirInfo{noSplit: true}
 	}
-	if s.incl != nil && string(name) == "include" {
-		s.include(d)
+	if string(name) == "include" {
+		s.sawInclude = true
+		if s.incl != nil {
+			s.include(d)
+		}
 	}
 	if s.cfg.Literal[string(name)] || info.opaque {
 		return d.hi

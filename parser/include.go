@@ -39,7 +39,7 @@ func Includes(src []byte, cfg *Config) []Include {
 		cfg = DefaultConfig()
 	}
 	src = bytes.TrimPrefix(src, bom)
-	if !bytes.Contains(bytes.ToLower(src), []byte("include::")) {
+	if !mayInclude(src) {
 		return nil
 	}
 	fs := source.NewFileSet()
@@ -53,6 +53,27 @@ func Includes(src []byte, cfg *Config) []Include {
 	s.incl = &out
 	s.run()
 	return out
+}
+
+// mayInclude reports whether src may hold an include directive: the
+// name in any case, one optional space, then "::" (docutils' directive
+// syntax takes ".. include ::" too). Only such texts are scanned.
+func mayInclude(src []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(src[i:], []byte("::"))
+		if k < 0 {
+			return false
+		}
+		k += i
+		n := k
+		if n > 0 && src[n-1] == ' ' {
+			n--
+		}
+		if n >= len("include") && bytes.EqualFold(src[n-len("include"):n], []byte("include")) {
+			return true
+		}
+		i = k + 2
+	}
 }
 
 // include records the include directive of block d.

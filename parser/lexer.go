@@ -155,6 +155,9 @@ type scanner struct {
 	open int
 	// incl, when set, collects the include directives (Includes).
 	incl *[]Include
+	// sawInclude: the file has an include directive where docutils runs
+	// it (File.HasInclude).
+	sawInclude bool
 }
 
 func newScanner(sf *source.File, src []byte, cfg *Config) *scanner {

@@ -181,6 +181,12 @@ type File struct {
 	Rejected []Node `json:",omitempty"`
 	// Ignores are the file's suppression comments (ignore.go), in order.
 	Ignores []Ignore `json:",omitempty"`
+	// HasInclude: the file has an ".. include::" directive where docutils
+	// runs it (Includes finds them). A run follows the includes of such
+	// files only, and a report that depends on included bytes is never
+	// stored; it comes from the parse, so an unchanged file's parse from
+	// the cache says it without the file being read again.
+	HasInclude bool `json:",omitempty"`
 }
 
 // Position resolves a position of this file's nodes or diagnostics.

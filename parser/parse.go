@@ -72,6 +72,7 @@ func ParseFile(sf *source.File, src []byte, cfg *Config) (f *File) {
 		return f
 	}
 	s.run()
+	f.HasInclude = s.sawInclude
 	b := &builder{s: s, cfg: cfg, f: f, sf: sf}
 	b.scannerDiags()
 	ast, err := parseTokens(s)
