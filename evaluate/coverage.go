@@ -71,6 +71,7 @@ func (r *Result) Coverage(g *graph.Graph, counts func(*graph.Node) bool) Coverag
 		tc.add(v)
 		cv.All.add(v)
 	}
+	var types []string // reused from test to test
 	for t := range g.Nodes() {
 		if t.Kind() != testKind {
 			continue
@@ -79,7 +80,7 @@ func (r *Result) Coverage(g *graph.Graph, counts func(*graph.Node) bool) Coverag
 			continue
 		}
 		cv.Tests++
-		var types []string
+		types = types[:0]
 		for e := range g.Out(t, graph.Verifies) {
 			if to := g.To(e); counts == nil || counts(to) {
 				types = append(types, to.Directive())
