@@ -12,6 +12,7 @@ import (
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/results"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -210,7 +211,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 	p := wh.at(n.Pos())
 	x := Explanation{
 		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
-		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(), Revision: parser.RevisionString(n.Revision()),
+		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(), Revision: revision.String(n.Revision()),
 		Reasons: []jsonReason{}, Notes: []jsonReason{}, Refines: []LinkedNode{}, RefinedBy: []LinkedNode{},
 		Verifies: []TestEvidence{}, Implement: []LinkedNode{}, Policy: PolicyText(v),
 	}
@@ -224,7 +225,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 	linked := func(l evaluate.Link) LinkedNode {
 		ep := wh.at(l.Edge.Pos())
 		ln := LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.State.Written.String(),
-			Revision: parser.RevisionString(l.Node.Revision()), Verdict: verdictOf(c, l.Node), Status: statusOf(c, l.Node),
+			Revision: revision.String(l.Node.Revision()), Verdict: verdictOf(c, l.Node), Status: statusOf(c, l.Node),
 			File: ep.Filename, Line: ep.Line, Column: ep.Column}
 		if l.State.Holds != evaluate.Current {
 			ln.Link = l.State.Holds.String()
