@@ -193,11 +193,8 @@ type WaiverNote struct {
 	Column        int    `json:"column"`
 }
 
-// Explain renders the evidence evaluate recorded for requirement n, with
-// the requirements that refine it listed but not expanded.
-func Explain(c *check.Check, n *graph.Node) Explanation { return ExplainTree(c, n, 0) }
-
-// ExplainTree is Explain with the requirements below n expanded, depth
+// ExplainTree renders the evidence evaluate recorded for requirement n,
+// with the requirements below it expanded, depth
 // levels down (depth < 0: the whole tree below), each with its own
 // evidence. A requirement is expanded once in a tree: where it comes
 // again (two parents below n, or a cycle), it is marked Repeated.
