@@ -4,11 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"io/fs"
-	"maps"
-	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/seg-trace/seg/internal/fileid"
@@ -71,11 +67,9 @@ func cutEntry(b []byte) (entry, rest []byte, ok bool) {
 	return b[k : k+int(n) : k+int(n)], b[k+int(n):], true
 }
 
-func codeTagsID(abs string, st fs.FileInfo) string { return abs + "\x00" + fileid.Of(st).String() }
-
 // Get is the entry of the file abs whose stat is st, when remembered.
 func (t *CodeTags) Get(abs string, st fs.FileInfo) ([]byte, bool) {
-	id := codeTagsID(abs, st)
+	id := fileKey(abs, fileid.Of(st))
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e, ok := t.m[id]
@@ -92,7 +86,7 @@ func (t *CodeTags) Put(abs string, st fs.FileInfo, entry []byte) {
 	if st == nil || !fileid.Of(st).Settled(clock()) {
 		return
 	}
-	id := codeTagsID(abs, st)
+	id := fileKey(abs, fileid.Of(st))
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.m[id] = &codeEntry{data: entry, touched: true}
@@ -110,25 +104,13 @@ func (t *CodeTags) Save() {
 	if !t.dirty {
 		return
 	}
-	var b []byte
-	for _, id := range slices.Sorted(maps.Keys(t.m)) {
-		e := t.m[id]
-		if !e.touched {
-			p, _, _ := strings.Cut(id, "\x00")
-			if _, err := os.Lstat(p); err != nil {
-				continue
-			}
-		}
+	used := func(e *codeEntry) bool { return e.touched }
+	if saveIdentities(t.path, t.m, used, func(b []byte, id string, e *codeEntry) []byte {
 		b = binary.AppendUvarint(b, uint64(len(id)))
 		b = append(b, id...)
 		b = binary.AppendUvarint(b, uint64(len(e.data)))
-		b = append(b, e.data...)
-	}
-	dir := filepath.Dir(t.path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return
-	}
-	if writeAtomic(dir, t.path, b) == nil {
+		return append(b, e.data...)
+	}) {
 		t.dirty = false
 	}
 }

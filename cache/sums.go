@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -73,7 +70,7 @@ func (s *Sums) Sum(name string) (sum string, ok bool) {
 		return "", false
 	}
 	fid := fileid.Of(st)
-	id := abs + "\x00" + fid.String()
+	id := fileKey(abs, fid)
 	keep := !strings.ContainsAny(abs, "\t\n") // the file's own separators
 	s.mu.Lock()
 	sum, ok = s.m[id]
@@ -110,19 +107,9 @@ func (s *Sums) Save() {
 	if !s.dirty {
 		return
 	}
-	var b strings.Builder
-	for _, id := range slices.Sorted(maps.Keys(s.m)) {
-		path, _, _ := strings.Cut(id, "\x00")
-		if _, err := os.Lstat(path); err != nil {
-			continue
-		}
-		fmt.Fprintf(&b, "%s\t%s\n", id, s.m[id])
-	}
-	dir := filepath.Dir(s.path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return
-	}
-	if writeAtomic(dir, s.path, []byte(b.String())) == nil {
+	if saveIdentities(s.path, s.m, nil, func(b []byte, id, sum string) []byte {
+		return append(append(append(append(b, id...), '\t'), sum...), '\n')
+	}) {
 		s.dirty = false
 	}
 }

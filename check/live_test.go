@@ -22,6 +22,7 @@ import (
 	"github.com/seg-trace/seg/internal/testing/segtest"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/report"
+	"github.com/seg-trace/seg/revision"
 )
 
 var liveAt = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
@@ -930,7 +931,7 @@ func TestLiveLock(t *testing.T) {
 	first, _ := fresh(t, root)
 	var lock strings.Builder
 	for e := range first.Graph.Edges() {
-		fmt.Fprintf(&lock, "%s %s\n", first.Graph.Link(e), parser.RevisionString(first.Graph.To(e).Revision()))
+		fmt.Fprintf(&lock, "%s %s\n", first.Graph.Link(e), revision.String(first.Graph.To(e).Revision()))
 	}
 	// A pin of a link the tree lacks: its finding shows where it is.
 	lock.WriteString("GONE verifies R0 0123456789abcdef\n")

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 )
 
 // The rules of docs/revisions.md, one case each, through the whole
@@ -363,7 +363,7 @@ func runRevCase(t *testing.T, tc revCase) {
 			if !ok {
 				t.Fatalf("no node %s", m)
 			}
-			return parser.RevisionString(n.Revision())
+			return revision.String(n.Revision())
 		})
 		writeTree(t, root, map[string]string{"seg.lock": lock})
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/internal/testing/revref"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 )
 
 // TestRevisionReference runs seg on random trees of real files (RST with
@@ -148,7 +148,7 @@ func compareReference(t *testing.T, root string, tr *revref.Tree, want *revref.E
 			problems = append(problems, fmt.Sprintf("no node %s (%s:%d)", n.ID, n.File, n.Line))
 			continue
 		}
-		if got := parser.RevisionString(g.Revision()); got != want.Revision[n.ID] {
+		if got := revision.String(g.Revision()); got != want.Revision[n.ID] {
 			problems = append(problems, fmt.Sprintf("revision of %s (%s:%d): seg %s, reference %s; canonical document:\n%s",
 				n.ID, n.File, n.Line, got, want.Revision[n.ID], n.TextDocument()))
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 )
 
 // CodeMissingSource is an implementation's :source: entry that names no
@@ -86,9 +87,9 @@ func sourceFile(f *parser.File, resolve func(pattern string) *matched) (*parser.
 			out = &cf
 		}
 		n := &out.Nodes[i]
-		var entries []parser.SourceEntry
+		var entries []revision.Source
 		for _, entry := range o.Links {
-			se := parser.SourceEntry{Entry: entry.ID}
+			se := revision.Source{Entry: entry.ID}
 			m := resolve(entry.ID)
 			if m.err != nil {
 				// Files under it may be missing from the revision: the
@@ -110,7 +111,7 @@ func sourceFile(f *parser.File, resolve func(pattern string) *matched) (*parser.
 			}
 			for j, p := range m.files {
 				sum := m.sums[j]
-				se.Files = append(se.Files, parser.SourceFile{Path: p, Sum: sum})
+				se.Files = append(se.Files, revision.File{Path: p, Sum: sum})
 				if sum == unreadable {
 					diags = append(diags, diag.Diagnostic{
 						Code:    parser.CodeUnreadable,
@@ -122,7 +123,7 @@ func sourceFile(f *parser.File, resolve func(pattern string) *matched) (*parser.
 			}
 			entries = append(entries, se)
 		}
-		n.Revision = parser.ImplementationRevision(n.Revision, entries)
+		n.Revision = revision.OfImplementation(n.Revision, entries)
 	}
 	return out, diags
 }

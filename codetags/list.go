@@ -56,6 +56,11 @@ type Unreadable struct {
 // walked into unless a pattern names one; links to folders are not
 // followed (so a link that loops ends nothing), links to files are read
 // as the file; every .gitignore on the way is honoured, as git reads it.
+// Patterns, exclusions and .gitignore rules are matched by the one glob
+// (internal/glob.Match); the walk is the listing's own rather than a
+// glob.Files per pattern, as it is one walk for every pattern, honours
+// .gitignore and S-CORE's exclusions, and reports a link that leads
+// nowhere where glob.Files passes over it.
 func (l *Listing) List() Listed {
 	var out Listed
 	pats := make([]pattern, 0, len(l.Patterns))

@@ -12,6 +12,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -106,9 +107,9 @@ func Nodes(fset *source.FileSet, root string, res Result, kindOf func(typ string
 			}
 			n := parser.Node{Kind: parser.Implementation, Directive: Directive, ID: id, Title: title,
 				Pos: at, Options: opts, Parent: -1}
-			text := parser.Revision(parser.Canonical(&n, isLink))
-			n.Revision = parser.ImplementationRevision(text, []parser.SourceEntry{{Entry: f.Path,
-				Files: []parser.SourceFile{{Path: f.Path, Sum: f.Sum}}}})
+			text := revision.Of(parser.Canonical(&n, isLink))
+			n.Revision = revision.OfImplementation(text, []revision.Source{{Entry: f.Path,
+				Files: []revision.File{{Path: f.Path, Sum: f.Sum}}}})
 			m.Nodes = append(m.Nodes, n)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 )
 
 // The codes of evidence that no longer applies (docs/revisions.md).
@@ -117,12 +117,12 @@ func (e *evaluation) linkDiagnostic(edge *graph.Edge) (diag.Diagnostic, bool) {
 		pin, _ := g.Pin(edge)
 		var was []string
 		for _, r := range pin.Revisions {
-			was = append(was, parser.RevisionString(r))
+			was = append(was, revision.String(r))
 		}
 		return diag.Diagnostic{
 			Code: CodeStaleLink,
 			Message: fmt.Sprintf("link %s is stale: %q changed since it was reviewed (pinned %s, now %s)",
-				l, l.To, strings.Join(was, ", "), parser.RevisionString(g.To(edge).Revision())),
+				l, l.To, strings.Join(was, ", "), revision.String(g.To(edge).Revision())),
 			Detail: fmt.Sprintf("Review what changed (seg review --diff) and, if %q still holds, accept it: seg review --accept %s.", l.From, l.From),
 			Span:   edge.Span(),
 		}, true

@@ -51,10 +51,6 @@ func (s Standing) String() string {
 	return "unknown"
 }
 
-// Blocks reports whether an outcome of this standing makes the leaves its
-// test verifies unsatisfied.
-func (s Standing) Blocks() bool { return s == Against || s == Invalid }
-
 // OutcomeEvidence is how one outcome stands for one test it confirms.
 type OutcomeEvidence struct {
 	Outcome  *graph.Node

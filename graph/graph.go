@@ -212,7 +212,7 @@ func (n *Node) OutDegree() int      { return len(n.out) }
 func (n *Node) String() string      { return n.id }
 func (n *Node) IsRequirement() bool { return n.kind == parser.Requirement }
 
-// Revision is the fingerprint of what the node says (parser/revision.go;
+// Revision is the fingerprint of what the node says (package revision;
 // an implementation's includes its :source: files).
 func (n *Node) Revision() uint64 { return n.revision }
 

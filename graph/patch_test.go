@@ -14,6 +14,7 @@ import (
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -62,7 +63,7 @@ func TestPatchIsBuild(t *testing.T) {
 func randomLock(r *rand.Rand, g *Graph) string {
 	var lines, ids []string
 	pin := func(l pins.Link, rev uint64) {
-		lines = append(lines, fmt.Sprintf("%s %s %s %s\n", l.From, l.Link, l.To, parser.RevisionString(rev)))
+		lines = append(lines, fmt.Sprintf("%s %s %s %s\n", l.From, l.Link, l.To, revision.String(rev)))
 	}
 	for e := range g.Edges() {
 		if !g.From(e).Pinnable() || r.IntN(4) == 0 {

@@ -28,6 +28,7 @@ import (
 	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -456,7 +457,7 @@ func (s *segSnapshot) makeNode(f *parser.File, n *parser.Node, v *fileView) node
 	nd.idSpan = nd.nameSpan
 	if g, ok := s.c.Graph.Lookup(n.ID); ok && n.ID != "" && g.Pos() == n.Pos && !g.Shadow() {
 		nd.defined = true
-		nd.revision = parser.RevisionString(g.Revision())
+		nd.revision = revision.String(g.Revision())
 	}
 	for _, o := range n.Options {
 		op := option{name: o.Name}
@@ -672,7 +673,7 @@ func (s *segSnapshot) lookup(id string) (node, bool) {
 	_, sp := s.place(source.At(g.Pos()))
 	return node{id: id, kind: g.Kind().String(), directive: g.Directive(), title: g.Title(),
 		file: file, span: sp, nameSpan: sp, idSpan: sp, parent: -1, defined: true,
-		revision: parser.RevisionString(g.Revision())}, true
+		revision: revision.String(g.Revision())}, true
 }
 
 func (s *segSnapshot) verdict(id string) (verdict, bool) {
@@ -769,11 +770,11 @@ func (s *segSnapshot) links(id string) []linkState {
 		}
 		l := gr.Link(x.Edge)
 		ls := linkState{from: l.From, option: l.Link, to: l.To, state: x.Holds.String(),
-			now: parser.RevisionString(x.Now)}
+			now: revision.String(x.Now)}
 		if x.Pinned {
 			var revs []string
 			for _, r := range x.Pin.Revisions {
-				revs = append(revs, parser.RevisionString(r))
+				revs = append(revs, revision.String(r))
 			}
 			ls.pinned = strings.Join(revs, ", ")
 		}
@@ -819,7 +820,7 @@ func (s *segSnapshot) accept(file string, off int) (string, span, string, bool) 
 				return "", span{}, "", false
 			}
 			f := fields[3]
-			return lock, span{ps.start + f[0], ps.start + f[1]}, parser.RevisionString(x.Now), true
+			return lock, span{ps.start + f[0], ps.start + f[1]}, revision.String(x.Now), true
 		}
 	}
 	return "", span{}, "", false

@@ -14,7 +14,7 @@ import (
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/lsp"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 )
 
 // fixture is a small tree with a finding of most kinds, and characters
@@ -637,7 +637,7 @@ func TestUnsavedNewFile(t *testing.T) {
 }
 
 // revision is the revision a check of root gives node id.
-func revision(t *testing.T, root, id string) string {
+func revisionOf(t *testing.T, root, id string) string {
 	t.Helper()
 	tr, err := check.Open(root, "")
 	if err != nil {
@@ -651,7 +651,7 @@ func revision(t *testing.T, root, id string) string {
 	if !ok {
 		t.Fatalf("no node %s", id)
 	}
-	return parser.RevisionString(n.Revision())
+	return revision.String(n.Revision())
 }
 
 // Statuses, revisions and stale links: the diagnostics and the hover say
@@ -666,7 +666,7 @@ func TestRevisions(t *testing.T) {
 			".. outcome:: Run\n   :id: OUT-1\n   :confirms: TS-1\n   :witnesses: IMPL-1\n   :result: failed\n",
 	}
 	root := writeTree(t, files)
-	rev := revision(t, root, "REQ-1")
+	rev := revisionOf(t, root, "REQ-1")
 	lock := "TS-1 verifies REQ-1 0123456789abcdef\n"
 	writeFiles(t, root, map[string]string{"seg.lock": lock})
 	c := start(t, root, at, `{"workspace":{"didChangeWatchedFiles":{"dynamicRegistration":true}}}`)

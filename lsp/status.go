@@ -14,6 +14,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // MethodPublished is seg's own request: it is answered (with null) once
@@ -67,11 +68,27 @@ func firstReason(v verdict) string {
 	return ""
 }
 
-// statuses lists the requirements of a file with their verdicts, in
-// document order.
-func statuses(snap snapshot, file string) ([]node, []verdict) {
-	var ns []node
-	var vs []verdict
+// fileStatus is what a code lens and an inlay hint show a document from:
+// its text and, in document order, its requirements with their verdicts.
+type fileStatus struct {
+	t        *text
+	enc      encoding
+	nodes    []node
+	verdicts []verdict
+}
+
+// statuses is the fileStatus of the document at u; ok is false when no
+// analysis is done yet or the document is not in the folder.
+func (s *server) statuses(ctx context.Context, u uri.URI) (fs fileStatus, ok bool) {
+	snap := s.current(ctx)
+	if snap == nil {
+		return fs, false
+	}
+	file, ok := s.path(u)
+	if !ok {
+		return fs, false
+	}
+	fs.t, fs.enc = s.docText(snap, file), s.encoding()
 	for _, n := range snap.nodes(file) {
 		if !n.defined || n.kind != "requirement" {
 			continue
@@ -80,61 +97,47 @@ func statuses(snap snapshot, file string) ([]node, []verdict) {
 		if !ok {
 			continue
 		}
-		ns = append(ns, n)
-		vs = append(vs, v)
+		fs.nodes = append(fs.nodes, n)
+		fs.verdicts = append(fs.verdicts, v)
 	}
-	return ns, vs
+	return fs, true
 }
 
 func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	snap := s.current(ctx)
 	out := []protocol.CodeLens{}
-	if snap == nil {
-		return out, nil
-	}
-	file, ok := s.path(p.TextDocument.URI)
+	fs, ok := s.statuses(ctx, p.TextDocument.URI)
 	if !ok {
 		return out, nil
 	}
-	t := s.docText(snap, file)
-	enc := s.encoding()
-	ns, vs := statuses(snap, file)
-	for i, n := range ns {
-		title := statusLine(vs[i])
-		if r := firstReason(vs[i]); r != "" {
+	for i, n := range fs.nodes {
+		title := statusLine(fs.verdicts[i])
+		if r := firstReason(fs.verdicts[i]); r != "" {
 			title += ": " + r
 		}
 		// A lens with a command that names nothing is shown, not run.
-		out = append(out, protocol.CodeLens{Range: t.rangeOf(n.span, enc), Command: protocol.Command{Title: title}})
+		out = append(out, protocol.CodeLens{Range: fs.t.rangeOf(n.span, fs.enc), Command: protocol.Command{Title: title}})
 	}
 	return out, nil
 }
 
 func (s *server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
-	snap := s.current(ctx)
 	out := []protocol.InlayHint{}
-	if snap == nil {
-		return out, nil
-	}
-	file, ok := s.path(p.TextDocument.URI)
+	fs, ok := s.statuses(ctx, p.TextDocument.URI)
 	if !ok {
 		return out, nil
 	}
-	t := s.docText(snap, file)
-	enc := s.encoding()
-	lo, hi := t.offset(p.Range.Start, enc), t.offset(p.Range.End, enc)
-	ns, vs := statuses(snap, file)
+	lo, hi := fs.t.offset(p.Range.Start, fs.enc), fs.t.offset(p.Range.End, fs.enc)
 	yes := true
-	for i, n := range ns {
+	for i, n := range fs.nodes {
 		if n.span.end < lo || n.span.start > hi {
 			continue
 		}
 		h := protocol.InlayHint{
-			Position:    t.rangeOf(span{n.span.end, n.span.end}, enc).Start,
-			Label:       protocol.String(statusLine(vs[i])),
+			Position:    fs.t.rangeOf(span{n.span.end, n.span.end}, fs.enc).Start,
+			Label:       protocol.String(statusLine(fs.verdicts[i])),
 			PaddingLeft: &yes,
 		}
-		if r := firstReason(vs[i]); r != "" {
+		if r := firstReason(fs.verdicts[i]); r != "" {
 			h.Tooltip = protocol.String(r)
 		}
 		out = append(out, h)

@@ -127,7 +127,7 @@ type Node struct {
 	// unknown option, an invalid value, a missing ID...): such an outcome
 	// can only count against a requirement (semantics.md).
 	Broken bool `json:",omitempty"`
-	// Revision is the fingerprint of the node's text (revision.go); an
+	// Revision is the fingerprint of the node's text (package revision); an
 	// implementation's adds its :source: files once they are read.
 	Revision uint64 `json:",omitempty"`
 	// FromResults marks an outcome made from a test results file (package

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 
 	"github.com/alecthomas/participle/v2"
@@ -164,8 +165,8 @@ func (b *builder) rejected() {
 			}
 			nd.Options = append(nd.Options, o)
 		}
-		b.docBuf = b.cfg.appendDocument(b.docBuf[:0], &nd)
-		nd.Revision = docRevision(b.docBuf)
+		b.cfg.writeDocument(&b.doc, &nd)
+		nd.Revision = b.doc.Revision()
 		b.f.Rejected = append(b.f.Rejected, nd)
 	}
 }
@@ -223,7 +224,7 @@ type builder struct {
 	cfg    *Config
 	f      *File
 	segs   [][2]int          // scratch
-	docBuf []byte            // scratch: the canonical document of the node being built
+	doc    revision.Writer   // the canonical document of the node being built
 	names  map[string]string // interned names
 	k      int               // the next of the lexer's nodes
 	infos  []optInfo         // scratch
@@ -341,8 +342,8 @@ func (b *builder) node(a *astNode, parent int) {
 		}
 	}
 	b.f.Nodes[idx].Broken = b.broken
-	b.docBuf = b.cfg.appendDocument(b.docBuf[:0], &b.f.Nodes[idx])
-	b.f.Nodes[idx].Revision = docRevision(b.docBuf)
+	b.cfg.writeDocument(&b.doc, &b.f.Nodes[idx])
+	b.f.Nodes[idx].Revision = b.doc.Revision()
 	b.nodes(a.Nodes, idx)
 }
 

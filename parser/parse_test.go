@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -152,7 +153,7 @@ func TestPositions(t *testing.T) {
 	}
 	// Every variant says the same, so has the same revision.
 	withRevision := func(nodes []Node) []Node {
-		nodes[0].Revision = Revision(Canonical(&nodes[0], LinkOptions(Test)))
+		nodes[0].Revision = revision.Of(Canonical(&nodes[0], LinkOptions(Test)))
 		return nodes
 	}
 	tests := []struct {

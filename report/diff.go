@@ -8,7 +8,7 @@ import (
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/diff"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 )
 
 // Evaluation is one side of seg diff made from a run: exactly what seg
@@ -35,7 +35,7 @@ func Evaluation(c *check.Check, label string) *diff.Evaluation {
 	for n := range c.Graph.Nodes() {
 		p := wh.at(n.Pos())
 		e.Nodes = append(e.Nodes, diff.Node{ID: n.ID(), Kind: n.Kind().String(), Directive: n.Directive(), Title: n.Title(),
-			File: p.Filename, Line: p.Line, Text: parser.RevisionString(n.Revision())})
+			File: p.Filename, Line: p.Line, Text: revision.String(n.Revision())})
 	}
 	for _, je := range sortedEdges(c) {
 		e.Edges = append(e.Edges, diff.Edge{Type: je.Type, From: je.From, To: je.To, State: je.State, File: je.File, Line: je.Line})

@@ -12,6 +12,7 @@ import (
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/results"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -192,11 +193,8 @@ type WaiverNote struct {
 	Column        int    `json:"column"`
 }
 
-// Explain renders the evidence evaluate recorded for requirement n, with
-// the requirements that refine it listed but not expanded.
-func Explain(c *check.Check, n *graph.Node) Explanation { return ExplainTree(c, n, 0) }
-
-// ExplainTree is Explain with the requirements below n expanded, depth
+// ExplainTree renders the evidence evaluate recorded for requirement n,
+// with the requirements below it expanded, depth
 // levels down (depth < 0: the whole tree below), each with its own
 // evidence. A requirement is expanded once in a tree: where it comes
 // again (two parents below n, or a cycle), it is marked Repeated.
@@ -210,7 +208,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 	p := wh.at(n.Pos())
 	x := Explanation{
 		ID: n.ID(), Kind: n.Directive(), Title: n.Title(), File: p.Filename, Line: p.Line, Column: p.Column,
-		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(), Revision: parser.RevisionString(n.Revision()),
+		Leaf: v.Leaf, Verdict: verdictWord(v.Satisfied), Status: v.Status.String(), Revision: revision.String(n.Revision()),
 		Reasons: []jsonReason{}, Notes: []jsonReason{}, Refines: []LinkedNode{}, RefinedBy: []LinkedNode{},
 		Verifies: []TestEvidence{}, Implement: []LinkedNode{}, Policy: PolicyText(v),
 	}
@@ -224,7 +222,7 @@ func explain(c *check.Check, n *graph.Node, depth int, seen map[*graph.Node]bool
 	linked := func(l evaluate.Link) LinkedNode {
 		ep := wh.at(l.Edge.Pos())
 		ln := LinkedNode{ID: l.Node.ID(), Title: l.Node.Title(), State: l.State.Written.String(),
-			Revision: parser.RevisionString(l.Node.Revision()), Verdict: verdictOf(c, l.Node), Status: statusOf(c, l.Node),
+			Revision: revision.String(l.Node.Revision()), Verdict: verdictOf(c, l.Node), Status: statusOf(c, l.Node),
 			File: ep.Filename, Line: ep.Line, Column: ep.Column}
 		if l.State.Holds != evaluate.Current {
 			ln.Link = l.State.Holds.String()

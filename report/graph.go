@@ -10,7 +10,7 @@ import (
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 )
 
 type jsonGraph struct {
@@ -111,7 +111,7 @@ func WriteGraphJSON(w io.Writer, c *check.Check) error {
 			continue
 		}
 		p := wh.at(n.Pos())
-		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n), parser.RevisionString(n.Revision()), n.IsExternal()})
+		doc.Nodes = append(doc.Nodes, jsonNode{n.ID(), n.Kind().String(), n.Directive(), n.Title(), p.Filename, p.Line, p.Column, verdictOf(c, n), statusOf(c, n), revision.String(n.Revision()), n.IsExternal()})
 	}
 	for o := range c.Graph.OpenLinks() {
 		if r := o.Reason(); r != graph.Dynamic && r != graph.Dangling || !c.Shows(c.Graph.OpenFrom(o)) {
@@ -161,7 +161,7 @@ func WriteDOT(w io.Writer, c *check.Check) error {
 		}
 		fmt.Fprintf(bw, "  %s [label=%s, shape=%s, color=%q, fontcolor=%q, tooltip=%s];\n",
 			dotQuote(n.ID()), dotQuote(label), dotShapes[n.Kind().String()], nodeColor(c, n), nodeColor(c, n),
-			dotQuote(n.Title()+" ("+c.Files.Position(n.Pos()).String()+", revision "+parser.RevisionString(n.Revision())+")"))
+			dotQuote(n.Title()+" ("+c.Files.Position(n.Pos()).String()+", revision "+revision.String(n.Revision())+")"))
 	}
 	for _, e := range sortedEdges(c) {
 		style := "solid"
@@ -214,7 +214,7 @@ func WriteMermaid(w io.Writer, c *check.Check) error {
 			label += "<br/>" + v
 		}
 		fmt.Fprintf(bw, "  %s%s\"%s\"%s\n", ids[n.ID()], open, label, close)
-		fmt.Fprintf(bw, "  %%%% %s revision %s\n", ids[n.ID()], parser.RevisionString(n.Revision()))
+		fmt.Fprintf(bw, "  %%%% %s revision %s\n", ids[n.ID()], revision.String(n.Revision()))
 	}
 	for _, e := range sortedEdges(c) {
 		arrow := "-->"

@@ -9,6 +9,7 @@ import (
 	"github.com/seg-trace/seg/graph"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -74,7 +75,7 @@ func WriteNeedsJSON(w io.Writer, c *check.Check) error {
 			ID: n.ID(), Type: n.Directive(), TypeName: typeName(doc.Project, n), Title: n.Title(),
 			Docname: needs.Docname(docRoot, p.Filename), Doctype: path.Ext(p.Filename), Lineno: p.Line, Content: n.Body(),
 			Options: map[string]string{}, Links: map[string][]needs.Link{},
-			SegKind: n.Kind().String(), SegRevision: parser.RevisionString(n.Revision()),
+			SegKind: n.Kind().String(), SegRevision: revision.String(n.Revision()),
 		}
 		for _, a := range n.Attrs() {
 			if _, dup := need.Options[a.Name]; !dup {

@@ -9,9 +9,9 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/seg-trace/seg/graph"
-	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/review"
+	"github.com/seg-trace/seg/revision"
 )
 
 // WriteReview writes what seg review found as text: seg.lock's errors,
@@ -31,10 +31,10 @@ func WriteReview(w io.Writer, r *review.Review, colored bool) error {
 		switch it.Kind {
 		case review.Stale:
 			fmt.Fprintf(bw, "%s: %s link %s: %s changed since it was reviewed (pinned %s, now %s; it is at %s)\n",
-				at, st.warn("stale"), it.Link, it.Link.To, revisions(it.Pinned), parser.RevisionString(it.Current), wh.at(it.To.Pos()))
+				at, st.warn("stale"), it.Link, it.Link.To, revisions(it.Pinned), revision.String(it.Current), wh.at(it.To.Pos()))
 		case review.Unreviewed:
 			fmt.Fprintf(bw, "%s: %s link %s: no pin (strict review; %s is at %s, revision %s)\n",
-				at, st.warn("unreviewed"), it.Link, it.Link.To, wh.at(it.To.Pos()), parser.RevisionString(it.Current))
+				at, st.warn("unreviewed"), it.Link, it.Link.To, wh.at(it.To.Pos()), revision.String(it.Current))
 		case review.Orphan:
 			fmt.Fprintf(bw, "%s: %s pin %s %s: the tree has no such link\n", at, st.warn("orphan"), it.Link, revisions(it.Pinned))
 		case review.Condition:
@@ -95,7 +95,7 @@ func diffLine(st style, line string) string {
 func revisions(rs []uint64) string {
 	s := make([]string, len(rs))
 	for i, r := range rs {
-		s[i] = parser.RevisionString(r)
+		s[i] = revision.String(r)
 	}
 	return strings.Join(s, ", ")
 }
@@ -209,11 +209,11 @@ func WriteReviewJSON(w io.Writer, r *review.Review) error {
 		jl := jsonReviewLink{State: it.Kind.String(), From: it.Link.From, Link: it.Link.Link, To: it.Link.To,
 			File: p.Filename, Line: p.Line, Column: p.Column, Pinned: []string{}}
 		for _, rev := range it.Pinned {
-			jl.Pinned = append(jl.Pinned, parser.RevisionString(rev))
+			jl.Pinned = append(jl.Pinned, revision.String(rev))
 		}
 		if it.To != nil {
 			tp := wh.at(it.To.Pos())
-			jl.ToFile, jl.ToLine, jl.Current = tp.Filename, tp.Line, parser.RevisionString(it.Current)
+			jl.ToFile, jl.ToLine, jl.Current = tp.Filename, tp.Line, revision.String(it.Current)
 		}
 		if d := it.Diff; d != nil {
 			jl.Diff = &jsonReviewDiff{d.Commit, d.Text, d.Missing}

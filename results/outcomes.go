@@ -9,6 +9,7 @@ import (
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -247,7 +248,7 @@ func outcomeNode(src Source, c *Case, tests []string, witnesses []string) parser
 		FromResults: true,
 		CaseNames:   c.Names(),
 	}
-	n.Revision = parser.Revision(parser.Canonical(&n, parser.LinkOptions(parser.Outcome)))
+	n.Revision = revision.Of(parser.Canonical(&n, parser.LinkOptions(parser.Outcome)))
 	return n
 }
 

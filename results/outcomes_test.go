@@ -16,6 +16,7 @@ import (
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -132,7 +133,7 @@ func TestOutcomes(t *testing.T) {
 		},
 		FromResults: true, CaseNames: []string{"example.com/old/par.TestA"},
 	}
-	want.Revision = parser.Revision(parser.Canonical(&want, parser.LinkOptions(parser.Outcome)))
+	want.Revision = revision.Of(parser.Canonical(&want, parser.LinkOptions(parser.Outcome)))
 	if diff := cmp.Diff(want, *got, cmp.AllowUnexported(source.Pos{})); diff != "" {
 		t.Errorf("outcome (-want +got):\n%s", diff)
 	}

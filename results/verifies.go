@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -138,7 +139,7 @@ func testSpecNode(id string, c *Case, reqs []verified) parser.Node {
 		FromResults: true,
 		CaseNames:   c.Names(),
 	}
-	n.Revision = parser.Revision(parser.Canonical(&n, parser.LinkOptions(parser.Test)))
+	n.Revision = revision.Of(parser.Canonical(&n, parser.LinkOptions(parser.Test)))
 	return n
 }
 

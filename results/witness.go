@@ -67,16 +67,7 @@ func newWitnessCheck(files []*parser.File, extra []parser.Node) *witnessCheck {
 			continue
 		}
 		for i := range f.Nodes {
-			n := &f.Nodes[i]
-			if n.ID == "" {
-				continue
-			}
-			if _, dup := w.kinds[n.ID]; !dup {
-				w.kinds[n.ID] = n.Kind
-				if n.Kind == parser.Implementation {
-					w.impls = append(w.impls, n.ID)
-				}
-			}
+			w.add(&f.Nodes[i])
 		}
 	}
 	sort.Strings(w.impls)

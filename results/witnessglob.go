@@ -21,15 +21,20 @@ import (
 // addExtra counts the nodes made outside the parsed files (code tags).
 func (w *witnessCheck) addExtra(extra []parser.Node) {
 	for i := range extra {
-		n := &extra[i]
-		if n.ID == "" {
-			continue
-		}
-		if _, dup := w.kinds[n.ID]; !dup {
-			w.kinds[n.ID] = n.Kind
-			if n.Kind == parser.Implementation {
-				w.impls = append(w.impls, n.ID)
-			}
+		w.add(&extra[i])
+	}
+}
+
+// add counts node n: the first node of an ID gives its kind, and an
+// implementation is one a pattern may match.
+func (w *witnessCheck) add(n *parser.Node) {
+	if n.ID == "" {
+		return
+	}
+	if _, dup := w.kinds[n.ID]; !dup {
+		w.kinds[n.ID] = n.Kind
+		if n.Kind == parser.Implementation {
+			w.impls = append(w.impls, n.ID)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -112,7 +113,7 @@ func (r *Review) current(n *parser.Node, entries []parser.Link) (now string, fil
 	if len(entries) == 0 {
 		return now, nil, nil
 	}
-	var se []parser.SourceEntry
+	var se []revision.Source
 	se, files, err = readSources(glob.Dir(r.Check.Root), entries, func(p string) ([]byte, string, error) {
 		data, err := safefile.Read(filepath.Join(r.Check.Root, filepath.FromSlash(p)))
 		if err != nil {
@@ -122,7 +123,7 @@ func (r *Review) current(n *parser.Node, entries []parser.Link) (now string, fil
 	})
 	// n.Revision is the whole revision by now; the document holds the
 	// text's.
-	now += parser.ImplementationCanonical(parser.Revision(now), se)
+	now += revision.Implementation(revision.Of(now), se)
 	return now, files, err
 }
 
@@ -135,8 +136,8 @@ func changes(id string, found Found, pinned, current uint64, now string, files m
 	}
 	var b strings.Builder
 	b.WriteString(udiff.Unified(
-		fmt.Sprintf("%s at %s (commit %s)", id, parser.RevisionString(pinned), short),
-		fmt.Sprintf("%s now (%s)", id, parser.RevisionString(current)), found.Document, now))
+		fmt.Sprintf("%s at %s (commit %s)", id, revision.String(pinned), short),
+		fmt.Sprintf("%s now (%s)", id, revision.String(current)), found.Document, now))
 	paths := map[string]bool{}
 	for p := range found.Sources {
 		paths[p] = true

@@ -13,6 +13,7 @@ import (
 	"github.com/seg-trace/seg/internal/gitrev"
 	"github.com/seg-trace/seg/internal/glob"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -214,13 +215,13 @@ func (h *History) at(commit, name, id string, kind parser.Kind, sources []string
 		r := n.Revision
 		var files map[string][]byte
 		if o := n.Option("source"); n.Kind == parser.Implementation && o != nil && len(o.Links) > 0 {
-			var entries []parser.SourceEntry
+			var entries []revision.Source
 			entries, files, err = h.sources(commit, o.Links)
 			if err != nil {
 				return Found{}, false, err
 			}
-			impl := parser.ImplementationCanonical(r, entries)
-			r = parser.Revision(impl)
+			impl := revision.Implementation(r, entries)
+			r = revision.Of(impl)
 			doc += impl
 		}
 		if r == rev {
@@ -232,7 +233,7 @@ func (h *History) at(commit, name, id string, kind parser.Kind, sources []string
 
 // sources lists and hashes, at commit, the files an implementation's
 // :source: entries match.
-func (h *History) sources(commit string, entries []parser.Link) ([]parser.SourceEntry, map[string][]byte, error) {
+func (h *History) sources(commit string, entries []parser.Link) ([]revision.Source, map[string][]byte, error) {
 	tree, err := h.tree(commit)
 	if err != nil {
 		return nil, nil, err
@@ -261,11 +262,11 @@ func (h *History) sources(commit string, entries []parser.Link) ([]parser.Source
 // them with read, as check does for the revision. A folder an entry
 // reaches that cannot be listed is an error: a revision worked out
 // without its files could match a commit it does not belong to.
-func readSources(t glob.Tree, entries []parser.Link, read func(p string) (data []byte, sum string, err error)) ([]parser.SourceEntry, map[string][]byte, error) {
+func readSources(t glob.Tree, entries []parser.Link, read func(p string) (data []byte, sum string, err error)) ([]revision.Source, map[string][]byte, error) {
 	files := map[string][]byte{}
-	var out []parser.SourceEntry
+	var out []revision.Source
 	for _, e := range entries {
-		se := parser.SourceEntry{Entry: e.ID}
+		se := revision.Source{Entry: e.ID}
 		matched, err := check.SourceFiles(t, e.ID)
 		if err != nil {
 			return nil, nil, fmt.Errorf(":source: entry %q: %w", e.ID, err)
@@ -276,7 +277,7 @@ func readSources(t glob.Tree, entries []parser.Link, read func(p string) (data [
 				return nil, nil, err
 			}
 			files[p] = data
-			se.Files = append(se.Files, parser.SourceFile{Path: p, Sum: sum})
+			se.Files = append(se.Files, revision.File{Path: p, Sum: sum})
 		}
 		out = append(out, se)
 	}

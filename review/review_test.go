@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/seg-trace/seg/check"
-	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/review"
+	"github.com/seg-trace/seg/revision"
 )
 
 // writeTree writes files (path -> text) under a new folder.
@@ -94,7 +94,7 @@ func lockOf(c *check.Check, stale ...string) string {
 			}
 		}
 		l := g.Link(e)
-		fmt.Fprintf(&b, "%s %s %s %s\n", l.From, l.Link, l.To, parser.RevisionString(rev))
+		fmt.Fprintf(&b, "%s %s %s %s\n", l.From, l.Link, l.To, revision.String(rev))
 	}
 	return b.String()
 }
@@ -225,7 +225,7 @@ func condTree(t *testing.T) string {
 func TestConditionItems(t *testing.T) {
 	root := condTree(t)
 	c := run(t, root)
-	lock := fmt.Sprintf("REQ_C satisfies REQ_P %s\n", parser.RevisionString(1))
+	lock := fmt.Sprintf("REQ_C satisfies REQ_P %s\n", revision.String(1))
 	if err := os.WriteFile(filepath.Join(root, pins.FileName), []byte(lock), 0o644); err != nil {
 		t.Fatal(err)
 	}

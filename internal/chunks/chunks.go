@@ -7,9 +7,10 @@ import (
 	"sync"
 )
 
-// Run runs f over [0, n) in as many contiguous chunks as there are cores
-// (fewer when a chunk would hold less than least items), and waits. Small
-// inputs run on the caller's goroutine.
+// Run runs f over [0, n) in as many contiguous chunks as there are cores,
+// but no more than n/least+1 (so that a chunk holds least/2 items,
+// rounded down, or more), and waits. An input of fewer than least items
+// runs on the caller's goroutine.
 func Run(n, least int, f func(lo, hi int)) {
 	workers := min(runtime.GOMAXPROCS(0), n/least+1)
 	if workers <= 1 {

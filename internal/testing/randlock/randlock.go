@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/check"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/revision"
 )
 
 // Lock is a seg.lock for the tree c checked: about three links in four
@@ -28,7 +28,7 @@ func Lock(r *rand.Rand, c *check.Check, staleOneIn int) string {
 			rev++
 		}
 		l := c.Graph.Link(e)
-		fmt.Fprintf(&b, "%s %s %s %s\n", l.From, l.Link, l.To, parser.RevisionString(rev))
+		fmt.Fprintf(&b, "%s %s %s %s\n", l.From, l.Link, l.To, revision.String(rev))
 	}
 	b.WriteString("GONE verifies R0 0123456789abcdef\nnot a pin\n")
 	return b.String()
