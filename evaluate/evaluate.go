@@ -104,6 +104,8 @@ type Result struct {
 	testFacts []*testFacts
 	eval      *evaluation // while Evaluate runs
 	opts      Options
+	// gen is the generation of the graph evaluated (graph.Delta).
+	gen uint64
 }
 
 // LinkState says whether the link e of g was written in still holds at
@@ -146,7 +148,7 @@ func Evaluate(g *graph.Graph, at time.Time) *Result {
 // plus edges.
 func EvaluateWith(g *graph.Graph, o Options) *Result {
 	e := newEvaluation(g, o)
-	r := &Result{At: e.at, byNode: make([]int32, g.Len()), eval: e, opts: e.opts}
+	r := &Result{At: e.at, byNode: make([]int32, g.Len()), eval: e, opts: e.opts, gen: g.Generation()}
 	for i := range r.byNode {
 		r.byNode[i] = -1
 	}

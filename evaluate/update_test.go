@@ -53,7 +53,11 @@ func TestUpdateIsEvaluateWith(t *testing.T) {
 			prevGraph := graphs[len(graphs)-1]
 			g := buildPinned(tr, nodes, lock)
 			prev := res
-			res = Update(g, o, prev, prevGraph, changedNodes(prevGraph, g))
+			d := graph.Diff(prevGraph, g)
+			if !d.Valid() || !isSubset(changedNodes(prevGraph, g), d.Changed()) {
+				t.Fatalf("seed %d step %d (%s): graph.Diff names %v, not every node that differs (%v)", seed, step, what, d.Changed(), changedNodes(prevGraph, g))
+			}
+			res = Update(g, o, prev, d)
 			want := EvaluateWith(g, o)
 			b := rebinder{g: g}
 			for _, old := range graphs {
@@ -102,28 +106,38 @@ func TestUpdateFallsBack(t *testing.T) {
 		changed := changedNodes(prevGraph, g)
 		o := Options{At: at, MaxAgeDays: 30, WaiverWarnDays: 30}
 		prev := EvaluateWith(prevGraph, o)
+		d := graph.Diff(prevGraph, g)
+		if !d.Valid() {
+			t.Fatal("no delta between two builds of the tree")
+		}
+		// A graph built from the same nodes again is another generation:
+		// the delta is not its own, and neither is a result of it.
+		twin := buildPinned(tr, nodes, lock)
 		for _, c := range []struct {
-			name      string
-			o         Options
-			prev      *Result
-			prevGraph *graph.Graph
-			changed   []int
-			reuses    bool
-			limit     float64
+			name   string
+			o      Options
+			prev   *Result
+			d      graph.Delta
+			reuses bool
+			limit  float64
 		}{
-			{"same options, another hour", Options{At: at.Add(5 * time.Hour), MaxAgeDays: 30, WaiverWarnDays: 30}, prev, prevGraph, changed, true, 1},
-			{"another day", Options{At: at.AddDate(0, 0, 1), MaxAgeDays: 30, WaiverWarnDays: 30}, prev, prevGraph, changed, false, 1},
-			{"another maximum age", Options{At: at, MaxAgeDays: 31, WaiverWarnDays: 30}, prev, prevGraph, changed, false, 1},
-			{"strict review", Options{At: at, MaxAgeDays: 30, WaiverWarnDays: 30, RequirePins: true}, prev, prevGraph, changed, false, 1},
-			{"another warning", Options{At: at, MaxAgeDays: 30}, prev, prevGraph, changed, false, 1},
-			{"no last result", o, nil, nil, nil, false, 1},
-			{"out of order", o, prev, prevGraph, append([]int{g.Len() - 1, 0}, changed...), false, 1},
-			{"out of range", o, prev, prevGraph, append(slices.Clone(changed), g.Len()), false, 1},
-			{"everything changed", o, prev, prevGraph, allNodes(g), false, 0.125},
+			{"same options, another hour", Options{At: at.Add(5 * time.Hour), MaxAgeDays: 30, WaiverWarnDays: 30}, prev, d, true, 1},
+			{"another day", Options{At: at.AddDate(0, 0, 1), MaxAgeDays: 30, WaiverWarnDays: 30}, prev, d, false, 1},
+			{"another maximum age", Options{At: at, MaxAgeDays: 31, WaiverWarnDays: 30}, prev, d, false, 1},
+			{"strict review", Options{At: at, MaxAgeDays: 30, WaiverWarnDays: 30, RequirePins: true}, prev, d, false, 1},
+			{"another warning", Options{At: at, MaxAgeDays: 30}, prev, d, false, 1},
+			{"no last result", o, nil, d, false, 1},
+			{"no delta", o, prev, graph.Delta{}, false, 1},
+			{"a delta to another graph", o, prev, graph.Diff(prevGraph, twin), false, 1},
+			{"a result of another graph", o, EvaluateWith(twin, o), d, false, 1},
+			{"too much changed", o, prev, d, false, 0},
 		} {
+			if c.limit == 0 && d.Len() == 0 {
+				continue
+			}
 			updateLimit = c.limit
-			got := Update(g, c.o, c.prev, c.prevGraph, c.changed)
-			b := rebinder{g: g, earlier: []*graph.Graph{prevGraph}, changed: [][]int{changed}}
+			got := Update(g, c.o, c.prev, c.d)
+			b := rebinder{g: g, earlier: []*graph.Graph{prevGraph, twin}, changed: [][]int{changed, changedNodes(twin, g)}}
 			if !reflect.DeepEqual(b.result(got), EvaluateWith(g, c.o)) {
 				t.Fatalf("%s: Update differs from EvaluateWith", c.name)
 			}
@@ -137,7 +151,7 @@ func TestUpdateFallsBack(t *testing.T) {
 	small := buildPinned(tr, tr.Nodes[:len(tr.Nodes)-1], nil)
 	g := buildPinned(tr, tr.Nodes, nil)
 	o := Options{At: at}
-	if !reflect.DeepEqual(Update(g, o, EvaluateWith(small, o), small, nil), EvaluateWith(g, o)) {
+	if !reflect.DeepEqual(Update(g, o, EvaluateWith(small, o), graph.Diff(small, g)), EvaluateWith(g, o)) {
 		t.Fatal("another size: Update differs from EvaluateWith")
 	}
 }
@@ -488,7 +502,8 @@ func TestUpdateAfterPatch(t *testing.T) {
 			g, _ := graph.BuildMemo(fset, files, nil, nil, slices.Clone(lock), &m)
 			want := EvaluateWith(g, o)
 			steps++
-			if prev, changed, ok := m.Changed(); ok {
+			if d := m.Delta(); d.Valid() {
+				prev := d.Base()
 				if prev != last {
 					t.Fatalf("seed %d step %d: the build patched another graph than the last", seed, step)
 				}
@@ -496,7 +511,7 @@ func TestUpdateAfterPatch(t *testing.T) {
 				if g.HasPins() {
 					pinned++
 				}
-				res = Update(g, o, res, prev, changed)
+				res = Update(g, o, res, d)
 				b := rebinder{g: g}
 				b.result(res)
 				if len(b.bad) > 0 {
@@ -644,7 +659,7 @@ func TestUpdateCycle(t *testing.T) {
 		from, to *graph.Graph
 	}{{"closing", open, closed}, {"opening", closed, open}} {
 		prev := EvaluateWith(c.from, o)
-		got := Update(c.to, o, prev, c.from, changedNodes(c.from, c.to))
+		got := Update(c.to, o, prev, graph.Diff(c.from, c.to))
 		b := rebinder{g: c.to, earlier: []*graph.Graph{c.from}, changed: [][]int{changedNodes(c.from, c.to)}}
 		if want := EvaluateWith(c.to, o); !reflect.DeepEqual(b.result(got), want) {
 			t.Errorf("%s the cycle: Update differs from EvaluateWith (-update +full):\n%s", c.name,
@@ -654,4 +669,14 @@ func TestUpdateCycle(t *testing.T) {
 	if v := EvaluateWith(open, o).Verdicts[0]; !v.Satisfied {
 		t.Fatalf("R0 should be satisfied before the cycle: %+v", v.Reasons)
 	}
+}
+
+// isSubset reports whether every element of a (sorted) is in b (sorted).
+func isSubset(a, b []int) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -378,6 +378,8 @@ type Graph struct {
 	files   *source.FileSet
 	pinned  int        // edges with a pin
 	orphans []pins.Pin // seg.lock pins whose link the tree lacks
+	// gen is the graph's generation (delta.go).
+	gen uint64
 }
 
 // Files is the FileSet every position of the graph resolves against.

@@ -82,18 +82,6 @@ func (lb *lastBuild) findings() diag.List {
 	return out
 }
 
-// Changed reports, after a build with m, whether it was a patch of the
-// graph before (prev), and which nodes (by index, sorted) it made anew:
-// every other node of the new graph is prev's, the same pointer with
-// the same edges, and both graphs have the same nodes at the same
-// indices. ok is false after a full build.
-func (m *Memo) Changed() (prev *Graph, changed []int, ok bool) {
-	if m == nil || m.last == nil || !m.last.patched {
-		return nil, nil, false
-	}
-	return m.prev, m.last.changed, true
-}
-
 // patchLimit is the share of the nodes (one in patchLimit) past which a
 // patch would cost about what a build does.
 const patchLimit = 8
@@ -236,7 +224,7 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32
 		isRelinked[i] = true
 	}
 	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: g0.byID, order: g0.order, cyclic: g0.cyclic,
-		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans}
+		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans, gen: nextGeneration()}
 	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest, pn: m.pn}
 	return &patcher{m: m, g0: g0, g: g, b: b, relink: relink, isRelinked: isRelinked}
 }
