@@ -114,15 +114,24 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	if !ok {
 		return nil, nil, false
 	}
-	p := m.newPatcher(fset, np, ed.dirty)
+	p := m.newPatcher(fset, np, ed)
+	if len(p.relink) > patchFloor && len(p.relink) > len(lb.g.nodes)/patchLimit {
+		return nil, nil, false
+	}
 	p.makeNodes(ed)
 	orphans, cycles := p.linkNodes(lock)
+	for _, rn := range ed.renames {
+		// The lines of an ID the tree no longer has are orphans.
+		if len(lock) > 0 {
+			m.lockLines(rn.was, func(k int32) { orphans = append(orphans, k) })
+		}
+	}
 	p.rewire()
 	links := mergeBy(lb.links, p.b.owned(), diagOwner, p.isRelinked)
 	p.b.resetDiags()
 	orphanLines, pinDiags := lb.orphans, lb.pins
 	if len(lock) > 0 {
-		if lines, ok := reorphan(p.g, lock, lb.orphans, orphans, p.isRelinked); !ok {
+		if lines, ok := reorphan(p.g, lock, lb.orphans, orphans, p.isRelinked, ed.removed()); !ok {
 			orphanLines, pinDiags = lines, p.findings(func() { p.b.orphanPins(lock, lines) })
 		}
 	}
@@ -133,6 +142,15 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	warns := p.warnings()
 	m.prev = p.g0
 	m.suggest = p.b.suggest
+	if len(ed.renames) > 0 {
+		// The index of the new IDs, for the next build to reuse.
+		m.byID = p.g.byID
+		for _, rn := range ed.renames {
+			if int(rn.i) < len(m.index) {
+				m.index[rn.i] = rn.now
+			}
+		}
+	}
 	m.last = &lastBuild{g: p.g, files: files, extra: extra, needs: np, dup: lb.dup,
 		dups: lb.dups, pins: pinDiags, orphans: orphanLines, cycles: cycleDiags, links: links, warns: warns,
 		changed: p.changed(cycles), patched: true}
@@ -149,6 +167,27 @@ type edit struct {
 	dirty  []int32
 	parse  map[int32]*parser.Node
 	parent map[int32]string
+	// renames are the nodes whose ID the edit changed, each keeping its
+	// place in the ID order (matchFile, inSlot).
+	renames []rename
+}
+
+// rename is a node (i) whose ID was and is now another.
+type rename struct {
+	i        int32
+	was, now string
+}
+
+// removed is the set of the IDs the edit renamed away.
+func (ed *edit) removed() map[string]bool {
+	if len(ed.renames) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(ed.renames))
+	for _, rn := range ed.renames {
+		out[rn.was] = true
+	}
+	return out
 }
 
 // edited finds the nodes of the files that are not the last build's,
@@ -166,7 +205,7 @@ func (m *Memo) edited(files []*parser.File, withParents bool) (edit, bool) {
 			return ed, false
 		}
 		var ok bool
-		if ed.dirty, ok = m.matchFile(old, f, withParents, ed.dirty, ed.parse, ed.parent); !ok {
+		if ed.dirty, ok = m.matchFile(old, f, withParents, &ed); !ok {
 			return ed, false
 		}
 		if len(ed.dirty) > patchFloor && len(ed.dirty) > len(lb.g.nodes)/patchLimit {
@@ -174,7 +213,41 @@ func (m *Memo) edited(files []*parser.File, withParents bool) (edit, bool) {
 		}
 	}
 	slices.Sort(ed.dirty)
-	return ed, true
+	return ed, m.inSlot(ed.renames)
+}
+
+// inSlot reports whether the IDs of renames, all new to the graph and
+// none twice, sort where the IDs they replace did, between the IDs of
+// the nodes before and after them (as renamed, where those are renamed
+// too): the graph then has every node at its index, as a build of the
+// new input would place it. An ID that moves in that order would shift
+// the index of every node between its places: that edit is built afresh.
+func (m *Memo) inSlot(renames []rename) bool {
+	if len(renames) == 0 {
+		return true
+	}
+	g0 := m.last.g
+	now := make(map[int32]string, len(renames))
+	seen := make(map[string]bool, len(renames))
+	for _, rn := range renames {
+		if _, taken := g0.byID[rn.now]; taken || seen[rn.now] {
+			return false // a duplicate ID appears
+		}
+		seen[rn.now] = true
+		now[rn.i] = rn.now
+	}
+	idAt := func(i int32) string {
+		if id, ok := now[i]; ok {
+			return id
+		}
+		return g0.nodes[i].id
+	}
+	for _, rn := range renames {
+		if rn.i > 0 && idAt(rn.i-1) >= rn.now || int(rn.i)+1 < len(g0.nodes) && idAt(rn.i+1) <= rn.now {
+			return false
+		}
+	}
+	return true
 }
 
 // patcher is one patch under way: the graph before (g0), the graph it
@@ -189,20 +262,40 @@ type patcher struct {
 	rein       []int32
 }
 
-// newPatcher starts a patch of the last graph for an edit of the nodes
-// dirty. Besides those, it links again the nodes that name one of them
+// newPatcher starts a patch of the last graph for the edit ed. Besides
+// the nodes it edited, it links again the nodes that name one of them
 // with a link of the wrong kind (their finding shows where it is), a
 // link to one of its parts (which the edit may have added or removed) or
-// a link that has a condition (it reads the target's fields).
-func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32) *patcher {
+// a link that has a condition (it reads the target's fields). When the
+// edit renames IDs it links again, too, every node with an edge into a
+// renamed node (the edge now dangles), every node with an open link to
+// an ID renamed away or to a new one (it may now resolve, or be of the
+// wrong kind), and every node with an unresolved link (its "did you
+// mean" reads the IDs); the graph gets an index of the new IDs.
+func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, ed edit) *patcher {
 	g0 := m.last.g
+	dirty := ed.dirty
 	relink := slices.Clone(dirty)
 	isDirty := make(map[int32]bool, len(dirty))
 	for _, i := range dirty {
 		isDirty[i] = true
 	}
+	var names map[string]bool
+	if len(ed.renames) > 0 {
+		names = make(map[string]bool, 2*len(ed.renames))
+		for _, rn := range ed.renames {
+			names[rn.was], names[rn.now] = true, true
+			for _, e := range g0.nodes[rn.i].in {
+				relink = append(relink, e.from)
+			}
+		}
+	}
 	for k := range g0.open {
 		o := &g0.open[k]
+		if names != nil && (o.reason == Unresolved || names[o.link.ID]) {
+			relink = append(relink, o.from)
+			continue
+		}
 		if to, ok := g0.byID[o.link.ID]; ok && (o.reason == WrongKind || o.link.Part != "") && isDirty[to] {
 			relink = append(relink, o.from)
 		}
@@ -223,9 +316,20 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32
 	for _, i := range relink {
 		isRelinked[i] = true
 	}
-	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: g0.byID, order: g0.order, cyclic: g0.cyclic,
+	byID, suggest := g0.byID, m.suggest
+	if len(ed.renames) > 0 {
+		byID = maps.Clone(g0.byID)
+		for _, rn := range ed.renames {
+			delete(byID, rn.was)
+		}
+		for _, rn := range ed.renames {
+			byID[rn.now] = rn.i
+		}
+		suggest = nil // made again from the new IDs when a link needs it
+	}
+	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: byID, order: g0.order, cyclic: g0.cyclic,
 		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans, gen: nextGeneration()}
-	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest, pn: m.pn}
+	b := &builder{g: g, files: fset, needs: np, suggest: suggest, pn: m.pn}
 	return &patcher{m: m, g0: g0, g: g, b: b, relink: relink, isRelinked: isRelinked}
 }
 
@@ -373,13 +477,14 @@ func (m *Memo) repin(b *builder, old, nn *Node, orphans []int32) []int32 {
 }
 
 // reorphan is the places in lock of the orphan lines after a patch: was,
-// those of the graph before, with the lines of relinked nodes replaced
-// by now (theirs after the patch). ok is true when they are the same.
-func reorphan(g *Graph, lock []pins.Pin, was, now []int32, relinked map[int32]bool) (lines []int32, ok bool) {
+// those of the graph before, with the lines of relinked nodes and of the
+// IDs renamed away (removed) replaced by now (theirs after the patch).
+// ok is true when they are the same.
+func reorphan(g *Graph, lock []pins.Pin, was, now []int32, relinked map[int32]bool, removed map[string]bool) (lines []int32, ok bool) {
 	slices.Sort(now)
 	var kept, gone []int32
 	for _, k := range was {
-		if from, ok := g.byID[lock[k].From]; ok && relinked[from] {
+		if from, ok := g.byID[lock[k].From]; ok && relinked[from] || removed[lock[k].From] {
 			gone = append(gone, k)
 		} else {
 			kept = append(kept, k)
@@ -393,13 +498,15 @@ func reorphan(g *Graph, lock []pins.Pin, was, now []int32, relinked map[int32]bo
 	return lines, false
 }
 
-// matchFile adds to dirty the index of every node of f, the parse of a
-// file that was old in the last build, with its new parse (and, in a
-// sphinx-needs tree, its parent's ID). It reports false when f's nodes
-// are not old's IDs and kinds in old's order, or one of them is a
-// shadow or has an ID another node has.
-func (m *Memo) matchFile(old, f *parser.File, withParents bool, dirty []int32, parse map[int32]*parser.Node, parent map[int32]string) ([]int32, bool) {
+// matchFile adds to ed.dirty the index of every node of f, the parse of
+// a file that was old in the last build, with its new parse (and, in a
+// sphinx-needs tree, its parent's ID), and to ed.renames the nodes whose
+// ID changed. It reports false when f's nodes are not old's kinds in
+// old's order, or one of them is a shadow, has an ID another node has or
+// gets one (a duplicate, before or now), or has no ID.
+func (m *Memo) matchFile(old, f *parser.File, withParents bool, ed *edit) ([]int32, bool) {
 	lb := m.last
+	dirty := ed.dirty
 	was, now := keyed(old), keyed(f)
 	if len(was) != len(now) {
 		return dirty, false
@@ -416,19 +523,27 @@ func (m *Memo) matchFile(old, f *parser.File, withParents bool, dirty []int32, p
 	for j, n := range now {
 		o := was[j]
 		if n == o {
-			continue // the same parse
+			// The same parse; its parent may have been renamed.
+			if i, ok := lb.g.byID[n.ID]; withParents && ok && n.ID != "" && lb.g.nodes[i].parent != parents[n] {
+				dirty = append(dirty, i)
+				ed.parent[i] = parents[n]
+			}
+			continue
 		}
-		if n.ID == "" || n.ID != o.ID || n.Kind != o.Kind || lb.dup[n.ID] {
+		if n.ID == "" || o.ID == "" || n.Kind != o.Kind || lb.dup[n.ID] || lb.dup[o.ID] {
 			return dirty, false
 		}
-		i, ok := lb.g.byID[n.ID]
+		i, ok := lb.g.byID[o.ID]
 		if !ok || m.pn[i] != o {
 			return dirty, false
 		}
+		if n.ID != o.ID {
+			ed.renames = append(ed.renames, rename{i: i, was: o.ID, now: n.ID})
+		}
 		dirty = append(dirty, i)
-		parse[i] = n
+		ed.parse[i] = n
 		if withParents {
-			parent[i] = parents[n]
+			ed.parent[i] = parents[n]
 		}
 	}
 	return dirty, true

@@ -2,8 +2,10 @@ package graph
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -104,6 +106,8 @@ var lockLinks = []string{"refines", "verifies", "implements", "confirms", "witne
 // and the patches that changed which pins are orphans.
 type patchCounts struct {
 	builds, patched, pinnedBuilds, pinned, reorphaned int
+	// renamed counts the patches that changed an ID.
+	renamed int
 }
 
 func (n *patchCounts) add(m patchCounts) {
@@ -112,6 +116,7 @@ func (n *patchCounts) add(m patchCounts) {
 	n.pinnedBuilds += m.pinnedBuilds
 	n.pinned += m.pinned
 	n.reorphaned += m.reorphaned
+	n.renamed += m.renamed
 }
 
 // What a node reads of the nodes it names, in another file, changes with
@@ -336,6 +341,12 @@ func checkPatchesWith(t *testing.T, cfg *parser.Config, text map[string]string, 
 		if !reflect.DeepEqual(got.orphans, prev.orphans) {
 			n.reorphaned++
 		}
+		for _, i := range changed {
+			if got.nodes[i].id != prev.nodes[i].id {
+				n.renamed++
+				break
+			}
+		}
 		for i := range got.nodes {
 			if _, named := slices.BinarySearch(changed, i); !named && got.nodes[i] != prev.nodes[i] {
 				t.Fatalf("step %d: node %s is new, and not named changed", step, got.nodes[i].id)
@@ -350,3 +361,61 @@ func checkPatchesWith(t *testing.T, cfg *parser.Config, text map[string]string, 
 var graphOpts = cmp.Options{cmpopts.IgnoreFields(Graph{}, "gen"), cmp.AllowUnexported(Graph{}, Node{}, Edge{}, OpenLink{}, edgeExtra{}, condResult{}, source.Pos{}),
 	cmp.Comparer(func(a, b *source.FileSet) bool { return a == b }),
 	cmp.Comparer(func(a, b *needs.Project) bool { return a == b })}
+
+// An edit that renames IDs, each keeping its place in the ID order, is
+// patched, and is the build: links of other files to the old ID dangle,
+// open links to the new one resolve, "did you mean" reads the new IDs,
+// the pins of the old ID are orphans and those of the new one pin, a
+// cycle through the renamed node is found again. The edits rename an
+// ID by a trailing "-" (which sorts right after it), take it back, make
+// links name such an ID, and mix in segtest.Edit's (duplicates
+// appearing and going away, IDs moving in the order: built afresh).
+func TestPatchRenamesIsBuild(t *testing.T) {
+	idLine := regexp.MustCompile(`(?m)^(\s*:id: )(\S+)$`)
+	linkLine := regexp.MustCompile(`(?m)^(\s*:(?:refines|verifies|implements|confirms|witnesses|excuses): )(\S+)`)
+	var n patchCounts
+	renamed := 0
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 31))
+		text := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(5))
+		var lock func(int, *Graph, string) string
+		if seed%2 == 0 {
+			lock = func(step int, last *Graph, was string) string {
+				if step == 0 || step > 1 && r.IntN(10) != 0 {
+					return was
+				}
+				return randomLock(r, last)
+			}
+		}
+		edit := func(text map[string]string) string {
+			paths := slices.Sorted(maps.Keys(text))
+			path := paths[r.IntN(len(paths))]
+			re, what := idLine, 0
+			switch k := r.IntN(10); {
+			case k < 2:
+				return segtest.Edit(r, text)
+			case k < 4:
+				re, what = linkLine, 1
+			}
+			locs := re.FindAllStringSubmatchIndex(text[path], -1)
+			if len(locs) == 0 {
+				return segtest.Edit(r, text)
+			}
+			l := locs[r.IntN(len(locs))]
+			id := text[path][l[4]:l[5]]
+			if strings.HasSuffix(id, "-") && what == 0 {
+				id = strings.TrimSuffix(id, "-")
+			} else {
+				id += "-"
+				renamed++
+			}
+			text[path] = text[path][:l[4]] + id + text[path][l[5]:]
+			return path
+		}
+		n.add(checkPatches(t, text, 50, edit, lock))
+	}
+	if n.patched < n.builds/3 || n.renamed < n.patched/4 {
+		t.Errorf("%d of %d builds patched, %d of them renaming (%d renames made)", n.patched, n.builds, n.renamed, renamed)
+	}
+	t.Logf("%d of %d builds patched, %d of them renaming, %d of the %d with pins; %d of the patches changed the orphan pins", n.patched, n.builds, n.renamed, n.pinned, n.pinnedBuilds, n.reorphaned)
+}
