@@ -2,10 +2,8 @@ package evaluate
 
 import (
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -684,15 +682,13 @@ func isSubset(a, b []int) bool {
 }
 
 // Update after a patch that renamed IDs (each keeping its place in the
-// ID order: a trailing "-", taken back later), or made links name such
+// ID order: segtest.Rename), or made links name such
 // IDs, is the full evaluation: the verdicts that read a renamed node,
 // or a link that now dangles or resolves, are decided again.
 func TestUpdateAfterRename(t *testing.T) {
 	defer func(l float64) { updateLimit = l }(updateLimit)
 	updateLimit = 1
 	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	idLine := regexp.MustCompile(`(?m)^(\s*:id: )(\S+)$`)
-	linkLine := regexp.MustCompile(`(?m)^(\s*:(?:refines|verifies|implements|confirms|witnesses|excuses): )(\S+)`)
 	updates, renames := 0, 0
 	for seed := range uint64(40) {
 		r := rand.New(rand.NewPCG(seed, 37))
@@ -703,25 +699,7 @@ func TestUpdateAfterRename(t *testing.T) {
 		var em Memo
 		for step := range 40 {
 			if step > 0 {
-				paths := slices.Sorted(maps.Keys(text))
-				path := paths[r.IntN(len(paths))]
-				re := idLine
-				if r.IntN(3) == 0 {
-					re = linkLine
-				}
-				if locs := re.FindAllStringSubmatchIndex(text[path], -1); len(locs) > 0 {
-					l := locs[r.IntN(len(locs))]
-					id := text[path][l[4]:l[5]]
-					if strings.HasSuffix(id, "-") && re == idLine {
-						id = strings.TrimSuffix(id, "-")
-					} else {
-						id += "-"
-					}
-					text[path] = text[path][:l[4]] + id + text[path][l[5]:]
-					tree.Changed(path)
-				} else {
-					tree.Changed(segtest.Edit(r, text))
-				}
+				tree.Changed(segtest.Rename(r, text))
 			}
 			fset, files := tree.Files()
 			g, _ := graph.BuildMemo(fset, files, nil, nil, nil, &m)

@@ -119,6 +119,10 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 		return nil, nil, false
 	}
 	p.makeNodes(ed)
+	if len(ed.renames) > 0 && m.suggest != nil {
+		// "Did you mean" from the new IDs, made from the last one's index.
+		p.b.suggest = m.suggest.renamed(p.g, ed.renames)
+	}
 	orphans, cycles := p.linkNodes(lock)
 	for _, rn := range ed.renames {
 		// The lines of an ID the tree no longer has are orphans.
@@ -325,7 +329,7 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, ed edit) *pat
 		for _, rn := range ed.renames {
 			byID[rn.now] = rn.i
 		}
-		suggest = nil // made again from the new IDs when a link needs it
+		suggest = nil // patch makes it from the last one, once the nodes are made
 	}
 	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: byID, order: g0.order, cyclic: g0.cyclic,
 		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans, gen: nextGeneration()}

@@ -2,10 +2,8 @@ package graph
 
 import (
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -367,14 +365,11 @@ var graphOpts = cmp.Options{cmpopts.IgnoreFields(Graph{}, "gen"), cmp.AllowUnexp
 // open links to the new one resolve, "did you mean" reads the new IDs,
 // the pins of the old ID are orphans and those of the new one pin, a
 // cycle through the renamed node is found again. The edits rename an
-// ID by a trailing "-" (which sorts right after it), take it back, make
-// links name such an ID, and mix in segtest.Edit's (duplicates
+// ID by a trailing "-" (segtest.Rename), take it back, make links name
+// such an ID, and mix in segtest.Edit's (duplicates
 // appearing and going away, IDs moving in the order: built afresh).
 func TestPatchRenamesIsBuild(t *testing.T) {
-	idLine := regexp.MustCompile(`(?m)^(\s*:id: )(\S+)$`)
-	linkLine := regexp.MustCompile(`(?m)^(\s*:(?:refines|verifies|implements|confirms|witnesses|excuses): )(\S+)`)
 	var n patchCounts
-	renamed := 0
 	for seed := range uint64(40) {
 		r := rand.New(rand.NewPCG(seed, 31))
 		text := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(5))
@@ -388,34 +383,15 @@ func TestPatchRenamesIsBuild(t *testing.T) {
 			}
 		}
 		edit := func(text map[string]string) string {
-			paths := slices.Sorted(maps.Keys(text))
-			path := paths[r.IntN(len(paths))]
-			re, what := idLine, 0
-			switch k := r.IntN(10); {
-			case k < 2:
-				return segtest.Edit(r, text)
-			case k < 4:
-				re, what = linkLine, 1
-			}
-			locs := re.FindAllStringSubmatchIndex(text[path], -1)
-			if len(locs) == 0 {
+			if r.IntN(5) == 0 {
 				return segtest.Edit(r, text)
 			}
-			l := locs[r.IntN(len(locs))]
-			id := text[path][l[4]:l[5]]
-			if strings.HasSuffix(id, "-") && what == 0 {
-				id = strings.TrimSuffix(id, "-")
-			} else {
-				id += "-"
-				renamed++
-			}
-			text[path] = text[path][:l[4]] + id + text[path][l[5]:]
-			return path
+			return segtest.Rename(r, text)
 		}
 		n.add(checkPatches(t, text, 50, edit, lock))
 	}
 	if n.patched < n.builds/3 || n.renamed < n.patched/4 {
-		t.Errorf("%d of %d builds patched, %d of them renaming (%d renames made)", n.patched, n.builds, n.renamed, renamed)
+		t.Errorf("%d of %d builds patched, %d of them renaming", n.patched, n.builds, n.renamed)
 	}
 	t.Logf("%d of %d builds patched, %d of them renaming, %d of the %d with pins; %d of the patches changed the orphan pins", n.patched, n.builds, n.renamed, n.pinned, n.pinnedBuilds, n.reorphaned)
 }
