@@ -3,6 +3,13 @@
 // is a pure function of the graph and the evaluation date: it reads the
 // graph through its read-only accessors and keeps everything it derives in
 // its own Result. Every report renders that Result and decides nothing.
+//
+// A client that evaluates again after every edit (the language server)
+// keeps a Memo: Memo.Evaluate updates the last Result (Update) through
+// the graph.Delta a patched build names, and only when that delta goes
+// from the graph the last Result is of (their generations tell) to the
+// graph given; otherwise it evaluates in full. The result is
+// EvaluateWith's either way.
 package evaluate
 
 import (

@@ -17,7 +17,21 @@ import (
 // them. patch builds that graph from the last one, sharing every node it
 // does not change (edges included), in time proportional to the edit
 // rather than to the tree. It applies only where that is plainly the
-// whole difference; everywhere else Build starts afresh.
+// whole difference; everywhere else Build starts afresh. What it made
+// anew is a Delta (delta.go), the one input evaluate.Update takes.
+//
+// An edit may also rename IDs, as a writer typing the end of an :id:
+// does, provided that every renamed ID keeps its node's place in the ID
+// order (inSlot) and no ID becomes, or stops being, one two nodes have:
+// the nodes keep their indices. The patch then also links again every
+// node with an edge into a renamed node (it dangles now), with an open
+// link to an old or a new ID (it may resolve now, or be of the wrong
+// kind), and with an unresolved link (its "did you mean" reads every
+// ID, from the last index updated: suggest_rename.go); the graph gets an
+// index of the new IDs, and the seg.lock lines of an old ID are
+// orphans. An edit that adds or removes an ID, or moves one in the
+// order, would shift the index of every node after it (and every edge
+// and verdict that names one): that is a full build.
 //
 // What a node of the graph reads from elsewhere, and so what patch must
 // redo when a node changes:
@@ -441,7 +455,7 @@ func (p *patcher) warnings() []ownedDiag {
 	return mergeBy(p.m.last.warns, p.b.owned(), diagOwner, warn)
 }
 
-// changed is the nodes the patch made anew (Memo.Changed). When the
+// changed is the nodes the patch made anew (Memo.Delta). When the
 // cycles were worked out again, a node may have joined or left one
 // without an edge of its own changing: it is made anew too.
 func (p *patcher) changed(cycles bool) []int {
