@@ -689,24 +689,46 @@ func TestUpdateAfterRename(t *testing.T) {
 	defer func(l float64) { updateLimit = l }(updateLimit)
 	updateLimit = 1
 	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	updates, renames := 0, 0
+	updates, renames, pinned := 0, 0, 0
 	for seed := range uint64(40) {
 		r := rand.New(rand.NewPCG(seed, 37))
 		text := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(5))
 		o := Options{At: at, MaxAgeDays: []int{0, 30}[r.IntN(2)], WaiverWarnDays: 30}
 		tree := segtest.Parse(text)
+		o.RequirePins = seed%4 == 3
 		var m graph.Memo
 		var em Memo
+		var lock []pins.Pin
+		var last *graph.Graph
 		for step := range 40 {
 			if step > 0 {
 				tree.Changed(segtest.Rename(r, text))
 			}
+			if seed%2 == 1 && last != nil && (step == 1 || r.IntN(15) == 0) {
+				// Pins of the links of a graph before, one in four stale:
+				// renames orphan them and give them back.
+				lock = lock[:0:0]
+				for e := range last.Edges() {
+					if !last.From(e).Pinnable() || r.IntN(4) == 0 {
+						continue
+					}
+					rev := last.To(e).Revision()
+					if r.IntN(4) == 0 {
+						rev++
+					}
+					lock = append(lock, pins.Pin{Link: last.Link(e), Revision: rev})
+				}
+			}
 			fset, files := tree.Files()
-			g, _ := graph.BuildMemo(fset, files, nil, nil, nil, &m)
+			g, _ := graph.BuildMemo(fset, files, nil, nil, slices.Clone(lock), &m)
+			last = g
 			d := m.Delta()
 			got := em.Evaluate(g, o, d)
 			if em.Updated() {
 				updates++
+				if g.HasPins() {
+					pinned++
+				}
 				for _, i := range d.Changed() {
 					if d.Base().Node(i).ID() != g.Node(i).ID() {
 						renames++
@@ -720,8 +742,8 @@ func TestUpdateAfterRename(t *testing.T) {
 			}
 		}
 	}
-	if renames < updates/4 {
-		t.Errorf("%d updates, %d of them after a rename", updates, renames)
+	if renames < updates/4 || pinned < updates/8 {
+		t.Errorf("%d updates, %d of them after a rename, %d with pins", updates, renames, pinned)
 	}
-	t.Logf("%d updates, %d of them after a rename", updates, renames)
+	t.Logf("%d updates, %d of them after a rename, %d with pins", updates, renames, pinned)
 }
