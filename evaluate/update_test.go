@@ -681,9 +681,10 @@ func isSubset(a, b []int) bool {
 	return true
 }
 
-// Update after a patch that renamed IDs (each keeping its place in the
-// ID order: segtest.Rename), or made links name such
-// IDs, is the full evaluation: the verdicts that read a renamed node,
+// Update after a patch that renamed IDs (segtest.Rename: in their place
+// in the ID order, or moving over nodes of their kind), or made links
+// name such IDs, with and without seg.lock pins and strict review, is
+// the full evaluation: the verdicts that read a renamed or moved node,
 // or a link that now dangles or resolves, are decided again.
 func TestUpdateAfterRename(t *testing.T) {
 	defer func(l float64) { updateLimit = l }(updateLimit)

@@ -38,7 +38,9 @@ func (g *Graph) Generation() uint64 { return g.gen }
 // Delta is how a graph (the delta's target, of generation To) differs
 // from an earlier one of the same tree (its base, of generation From):
 // both have as many nodes, and at every index a node of the same kind
-// (and, but at the changed indices, of the same ID); the changed
+// (and, but at the changed indices, of the same ID: an edit may rename
+// nodes, or move one in the ID order, so that the node at a changed
+// index is another); the changed
 // indices list every node that differs in anything an accessor shows
 // (its fields, position, edges in and out, pins, open links, IsLeaf,
 // OnCycle), and every other node is equal in value in both graphs.

@@ -3,6 +3,7 @@ package graph
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/needs"
@@ -22,16 +23,18 @@ import (
 //
 // An edit may also rename IDs, as a writer typing the end of an :id:
 // does, provided that every renamed ID keeps its node's place in the ID
-// order (inSlot) and no ID becomes, or stops being, one two nodes have:
-// the nodes keep their indices. The patch then also links again every
+// order (inSlot), or one renamed ID moves over at most moveLimit nodes
+// of its own kind (move: every index in between is then renamed to the
+// ID of the node that moves onto it, and made anew), and no ID becomes,
+// or stops being, one two nodes have: every index keeps its kind. The patch then also links again every
 // node with an edge into a renamed node (it dangles now), with an open
 // link to an old or a new ID (it may resolve now, or be of the wrong
 // kind), and with an unresolved link (its "did you mean" reads every
 // ID, from the last index updated: suggest_rename.go); the graph gets an
 // index of the new IDs, and the seg.lock lines of an old ID are
-// orphans. An edit that adds or removes an ID, or moves one in the
-// order, would shift the index of every node after it (and every edge
-// and verdict that names one): that is a full build.
+// orphans. An edit that adds or removes an ID, or moves one further,
+// would shift the index of every node after it (and every edge and
+// verdict that names one): that is a full build.
 //
 // What a node of the graph reads from elsewhere, and so what patch must
 // redo when a node changes:
@@ -138,10 +141,10 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 		p.b.suggest = m.suggest.renamed(p.g, ed.renames)
 	}
 	orphans, cycles := p.linkNodes(lock)
-	for _, rn := range ed.renames {
+	if len(lock) > 0 {
 		// The lines of an ID the tree no longer has are orphans.
-		if len(lock) > 0 {
-			m.lockLines(rn.was, func(k int32) { orphans = append(orphans, k) })
+		for id := range ed.removed() {
+			m.lockLines(id, func(k int32) { orphans = append(orphans, k) })
 		}
 	}
 	p.rewire()
@@ -196,7 +199,8 @@ type rename struct {
 	was, now string
 }
 
-// removed is the set of the IDs the edit renamed away.
+// removed is the set of the IDs the edit renamed away (a node's ID that
+// only moved to another index is no ID removed).
 func (ed *edit) removed() map[string]bool {
 	if len(ed.renames) == 0 {
 		return nil
@@ -204,6 +208,9 @@ func (ed *edit) removed() map[string]bool {
 	out := make(map[string]bool, len(ed.renames))
 	for _, rn := range ed.renames {
 		out[rn.was] = true
+	}
+	for _, rn := range ed.renames {
+		delete(out, rn.now)
 	}
 	return out
 }
@@ -230,8 +237,93 @@ func (m *Memo) edited(files []*parser.File, withParents bool) (edit, bool) {
 			return ed, false
 		}
 	}
+	if !m.inSlot(ed.renames) {
+		if len(ed.renames) != 1 || !m.move(&ed) {
+			return ed, false
+		}
+	}
 	slices.Sort(ed.dirty)
-	return ed, m.inSlot(ed.renames)
+	ed.dirty = slices.Compact(ed.dirty)
+	return ed, true
+}
+
+// moveLimit is the most nodes a renamed ID may move over in the ID order
+// for patch to take the edit.
+const moveLimit = 512
+
+// move takes the one rename of ed whose new ID, new to the graph, sorts
+// at another place in the ID order than the old one: every node between
+// the two places moves one index towards the old place, and the renamed
+// node takes the new one. patch then treats every index in between as
+// renamed (to the ID of the node that now has it) and edited (its node
+// is made anew from that node's parse), so that every node keeps an
+// index the build of the new input gives it. It reports false, and the
+// edit is built afresh, when the nodes in between are more than
+// moveLimit, any is of another kind than the renamed one (an evaluation
+// reads a node's kind at its index), a shadow, or not of this tree's
+// files.
+func (m *Memo) move(ed *edit) bool {
+	g0 := m.last.g
+	rn := ed.renames[0]
+	if _, taken := g0.byID[rn.now]; taken {
+		return false
+	}
+	i := int(rn.i)
+	// j: the first index whose ID sorts after the new one, in the graph
+	// before; the renamed node's new index is j, or j-1 when it moves up.
+	j, _ := slices.BinarySearchFunc(g0.nodes, rn.now, func(n *Node, id string) int { return strings.Compare(n.id, id) })
+	q := j
+	if j > i {
+		q = j - 1
+	}
+	lo, hi := min(i, q), max(i, q)
+	if q == i || hi-lo > moveLimit {
+		return false
+	}
+	kind := g0.nodes[i].kind
+	for k := lo; k <= hi; k++ {
+		if n := g0.nodes[k]; n.kind != kind || n.shadow || n.external || n.fromResults {
+			return false
+		}
+	}
+	// The parse and parent of the node at each index from lo to hi now.
+	type slot struct {
+		n      *parser.Node
+		parent string
+	}
+	was := func(k int) slot {
+		if n, ok := ed.parse[int32(k)]; ok {
+			par, has := ed.parent[int32(k)]
+			if !has {
+				par = g0.nodes[k].parent
+			}
+			return slot{n, par}
+		}
+		return slot{m.pn[k], g0.nodes[k].parent}
+	}
+	now := make([]slot, hi-lo+1)
+	for k := lo; k <= hi; k++ {
+		from := k
+		switch {
+		case k == q:
+			from = i
+		case q > i:
+			from = k + 1
+		default:
+			from = k - 1
+		}
+		now[k-lo] = was(from)
+	}
+	ed.renames = ed.renames[:0]
+	for k := lo; k <= hi; k++ {
+		sl := now[k-lo]
+		id := sl.n.ID
+		ed.renames = append(ed.renames, rename{i: int32(k), was: g0.nodes[k].id, now: id})
+		ed.parse[int32(k)] = sl.n
+		ed.parent[int32(k)] = sl.parent
+		ed.dirty = append(ed.dirty, int32(k))
+	}
+	return true
 }
 
 // inSlot reports whether the IDs of renames, all new to the graph and

@@ -104,8 +104,9 @@ var lockLinks = []string{"refines", "verifies", "implements", "confirms", "witne
 // and the patches that changed which pins are orphans.
 type patchCounts struct {
 	builds, patched, pinnedBuilds, pinned, reorphaned int
-	// renamed counts the patches that changed an ID.
-	renamed int
+	// renamed counts the patches that changed an ID, moved those that
+	// moved one in the ID order (nodes changed index).
+	renamed, moved int
 }
 
 func (n *patchCounts) add(m patchCounts) {
@@ -115,6 +116,7 @@ func (n *patchCounts) add(m patchCounts) {
 	n.pinned += m.pinned
 	n.reorphaned += m.reorphaned
 	n.renamed += m.renamed
+	n.moved += m.moved
 }
 
 // What a node reads of the nodes it names, in another file, changes with
@@ -345,6 +347,12 @@ func checkPatchesWith(t *testing.T, cfg *parser.Config, text map[string]string, 
 				break
 			}
 		}
+		for _, i := range changed {
+			if i+1 < len(prev.nodes) && got.nodes[i].id == prev.nodes[i+1].id || i > 0 && got.nodes[i].id == prev.nodes[i-1].id {
+				n.moved++
+				break
+			}
+		}
 		for i := range got.nodes {
 			if _, named := slices.BinarySearch(changed, i); !named && got.nodes[i] != prev.nodes[i] {
 				t.Fatalf("step %d: node %s is new, and not named changed", step, got.nodes[i].id)
@@ -390,8 +398,9 @@ func TestPatchRenamesIsBuild(t *testing.T) {
 		}
 		n.add(checkPatches(t, text, 50, edit, lock))
 	}
-	if n.patched < n.builds/3 || n.renamed < n.patched/4 {
-		t.Errorf("%d of %d builds patched, %d of them renaming", n.patched, n.builds, n.renamed)
+	if n.patched < n.builds/3 || n.renamed < n.patched/4 || n.moved < n.renamed/20 {
+		t.Errorf("%d of %d builds patched, %d of them renaming, %d moving an ID", n.patched, n.builds, n.renamed, n.moved)
 	}
-	t.Logf("%d of %d builds patched, %d of them renaming, %d of the %d with pins; %d of the patches changed the orphan pins", n.patched, n.builds, n.renamed, n.pinned, n.pinnedBuilds, n.reorphaned)
+	t.Logf("%d of %d builds patched, %d of them renaming, %d moving an ID, %d of the %d with pins; %d of the patches changed the orphan pins",
+		n.patched, n.builds, n.renamed, n.moved, n.pinned, n.pinnedBuilds, n.reorphaned)
 }

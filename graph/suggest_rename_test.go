@@ -48,13 +48,18 @@ func TestRenamedSuggesterIsNew(t *testing.T) {
 			s.closest(q, parser.Requirement)
 		}
 		s.familyOf("")
-		// Rename a few nodes in place: a trailing "-" or "-é" (both sort
-		// right after the ID), or take it back.
+		// Rename a few nodes: a trailing "-", "-é" or "-x" (each sorts
+		// right after the ID), or an "x" after the first letter (the ID
+		// moves in the order, and every node between its places takes
+		// the ID of its neighbour).
 		renamedIDs := append([]string(nil), ids...)
 		var renames []rename
 		for range 1 + r.IntN(3) {
 			k := r.IntN(len(ids))
-			now := renamedIDs[k] + []string{"-", "-é", "-x"}[r.IntN(3)]
+			now := renamedIDs[k] + []string{"-", "-é", "-x", ""}[r.IntN(4)]
+			if strings.HasSuffix(now, renamedIDs[k]) {
+				now = now[:1] + "x" + now[1:] // it moves in the ID order
+			}
 			renamedIDs[k] = now
 		}
 		fs1, files1 := parseAll(nil, text(renamedIDs), "a.rst")
@@ -65,13 +70,15 @@ func TestRenamedSuggesterIsNew(t *testing.T) {
 			}
 		}
 		if len(renames) == 0 {
-			t.Fatalf("seed %d: no rename, or one that moved", seed)
+			t.Fatalf("seed %d: no rename", seed)
 		}
 		got, want := s.renamed(g1, renames), newSuggester(g1)
 		for _, q := range queries {
 			want.closest(q, parser.Requirement) // lookups made, as on s
 		}
 		want.familyOf("")
+		kept := got.families != nil
+		got.familyOf("") // made again at first use when not kept
 		if want.trie == nil || want.lower == nil || got.trie == nil {
 			t.Fatalf("seed %d: the indexes were not made", seed)
 		}
@@ -88,6 +95,9 @@ func TestRenamedSuggesterIsNew(t *testing.T) {
 		}
 		if got.lower != nil && !reflect.DeepEqual(got.lower, want.lower) {
 			t.Fatalf("seed %d (%v): the case index differs:\n%v\nwant\n%v", seed, renames, got.lower, want.lower)
+		}
+		if kept && !reflect.DeepEqual(got.families, want.families) {
+			t.Fatalf("seed %d: the kept families differ", seed)
 		}
 		for _, q := range append(queries, renamedIDs[0]+"x", "REQ-1-", "req-1-É") {
 			if a, b := got.closest(q, parser.Requirement), want.closest(q, parser.Requirement); a != b {

@@ -14,11 +14,12 @@ var (
 )
 
 // Rename edits one of the .rst files in files as a writer renaming an
-// ID does, so that the ID keeps its place in the ID order (a trailing
-// "-" sorts right after the ID it is added to, before any longer ID it
-// begins): it adds a "-" to an :id:, takes one away again, or makes the
-// first entry of a link option name the ID with a "-" (a link that an
-// earlier or a later rename resolves). Links of other files to a
+// ID does: it adds a "-" to an :id: (which sorts right after the ID it
+// is added to, before any longer ID it begins: the ID keeps its place in
+// the ID order) or an "x" after its first letter (which sorts after the
+// other IDs of that letter: the ID moves over them), takes one away
+// again, or makes the first entry of a link option name the ID so
+// changed (a link that an earlier or a later rename resolves). Links of other files to a
 // renamed ID then dangle, or resolve again. Where a file has nothing to
 // rename, it is Edit. It returns the path it changed.
 func Rename(r *rand.Rand, files map[string]string) string {
@@ -43,9 +44,14 @@ func Rename(r *rand.Rand, files map[string]string) string {
 	l := locs[r.IntN(len(locs))]
 	text := files[path]
 	id := text[l[4]:l[5]]
-	if strings.HasSuffix(id, "-") && re == idLine {
-		id = strings.TrimSuffix(id, "-")
-	} else {
+	switch {
+	case re == idLine && strings.HasSuffix(id, "-"):
+		id = id[:len(id)-1]
+	case re == idLine && len(id) > 2 && id[1] == 'x':
+		id = id[:1] + id[2:]
+	case r.IntN(3) == 0 && len(id) > 1:
+		id = id[:1] + "x" + id[1:] // sorts after the IDs of its first letter: it moves
+	default:
 		id += "-"
 	}
 	files[path] = text[:l[4]] + id + text[l[5]:]
