@@ -54,7 +54,10 @@ func (s *suggester) renamed(g *Graph, renames []rename) *suggester {
 		n.families = s.families
 	}
 	if s.lower != nil {
-		n.lower = n.relower(s.lower, renames)
+		n.lower, n.lowerOver = s.lower, s.lowerOver
+		if !n.relower(renames) {
+			n.lower, n.lowerOver = nil, nil
+		}
 	}
 	return n
 }
@@ -83,42 +86,65 @@ func (s *suggester) byLength() {
 	}
 }
 
-// relower is the case-insensitive index (lowered ID -> first node in
-// node order) of s's graph from was, that of the graph before the
-// renames; nil when an ID renamed away is not all ASCII (the node that
-// now comes first under its lowered form is found by a scan of the IDs
-// of its length, which holds only for ASCII: made again at first use).
-func (s *suggester) relower(was map[string]int32, renames []rename) map[string]int32 {
-	lower := maps.Clone(was)
+// relower updates the case-insensitive index (lowered ID -> first node
+// in node order) of the graph before the renames, which n holds (shared
+// with that graph's suggester), for n's graph: the changes go into a
+// copy of the overrides (lowerOver), not into the shared map, and once
+// the overrides grow past lowerOverMax they are folded into a copy of
+// it. It reports false, and the index is made again at first use, when
+// an ID renamed away is not all ASCII (the node that now comes first
+// under its lowered form is found by a scan of the IDs of its length,
+// which holds only for ASCII).
+func (n *suggester) relower(renames []rename) bool {
+	over := make(map[string]int32, len(n.lowerOver)+2*len(renames))
+	maps.Copy(over, n.lowerOver)
+	n.lowerOver = over
 	for _, rn := range renames {
 		if !isASCII(rn.was) {
-			return nil
+			return false
 		}
 		k := strings.ToLower(rn.was)
-		if i, ok := lower[k]; ok && i == rn.i {
-			delete(lower, k)
-			for _, j := range s.ofLen(len(rn.was)) {
-				if lowerEqual(rn.was, s.g.nodes[j].id) {
-					lower[k] = j
+		if i, ok := n.lowerIndex(k); ok && i == rn.i {
+			first := int32(-1)
+			for _, j := range n.ofLen(len(rn.was)) {
+				if lowerEqual(rn.was, n.g.nodes[j].id) {
+					first = j
 					break
 				}
 			}
-			for _, j := range s.nonASCII {
-				if i, ok := lower[k]; ok && j >= i {
+			for _, j := range n.nonASCII {
+				if first >= 0 && j >= first {
 					break
 				}
-				if lowerEqual(rn.was, s.g.nodes[j].id) {
-					lower[k] = j
+				if lowerEqual(rn.was, n.g.nodes[j].id) {
+					first = j
 					break
 				}
 			}
+			over[k] = first
 		}
 	}
 	for _, rn := range renames {
 		k := strings.ToLower(rn.now)
-		if i, ok := lower[k]; !ok || rn.i < i {
-			lower[k] = rn.i
+		if i, ok := n.lowerIndex(k); !ok || rn.i < i {
+			over[k] = rn.i
 		}
 	}
-	return lower
+	if len(over) > lowerOverMax {
+		lower := maps.Clone(n.lower)
+		for k, i := range over {
+			if i < 0 {
+				delete(lower, k)
+			} else {
+				lower[k] = i
+			}
+		}
+		n.lower, n.lowerOver = lower, nil
+	}
+	return true
 }
+
+// lowerOverMax is the most overrides of the case-insensitive index a
+// suggester keeps before it folds them into a copy of the index (a
+// variable, for the tests to fold at once).
+var lowerOverMax = 1024
