@@ -151,25 +151,46 @@ func liveBench(b *testing.B) (l *Live, path string, text []byte, at time.Time) {
 }
 
 // BenchmarkLiveAfterRename times a live run after an edit that renames
-// an ID, as typing a new directive's :id: does at every keystroke: the
-// graph cannot be patched (the nodes' order by ID moves), and the run is
-// the full one.
+// an ID in its place in the ID order (a suffix: "R-1" to "R-1-R0", as a
+// writer changing the end of an ID does): the graph is patched, the
+// nodes that named the old ID or name the new one linked again.
 func BenchmarkLiveAfterRename(b *testing.B) {
+	benchRename(b, true, func(id []byte, n int) []byte { return fmt.Appendf(slices.Clip(id), "-R%d", n) })
+}
+
+// BenchmarkLiveAfterMove times a live run after an edit that renames an
+// ID so that it moves in the ID order (to the end of it, and back again):
+// every node between its places would change index, and the run is the
+// full one.
+func BenchmarkLiveAfterMove(b *testing.B) {
+	benchRename(b, false, func(id []byte, n int) []byte {
+		if n%2 == 1 {
+			return id
+		}
+		return fmt.Appendf(nil, "~MOVED-%s", id)
+	})
+}
+
+// benchRename times live runs after edits that rename the first ID of
+// the benchmark's file by rename, failing unless each run is patched
+// (or is not) as patched says.
+func benchRename(b *testing.B, patched bool, rename func(id []byte, n int) []byte) {
 	l, path, text, at := liveBench(b)
 	i := bytes.Index(text, []byte(":id: "))
 	if i < 0 {
 		b.Fatalf("%s has no :id:", path)
 	}
+	i += len(":id: ")
 	end := i + bytes.IndexByte(text[i:], '\n')
 	n := 0
 	for b.Loop() {
-		edited := slices.Concat(text[:end], []byte(fmt.Sprintf("-R%d", n)), text[end:])
+		edited := slices.Concat(text[:i], rename(text[i:end], n), text[end:])
 		l.SetText(path, edited)
 		if _, err := l.Run(at); err != nil {
 			b.Fatal(err)
 		}
-		if Patched(l) {
-			b.Fatal("a rename patched the graph")
+		if Patched(l) != patched {
+			b.Fatalf("a rename patched the graph: %v, want %v", Patched(l), patched)
 		}
 		n++
 	}

@@ -222,17 +222,15 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	go func() { ruled <- t.runRules(parsed, pp.External, g) }()
 	at := evaluate.Day(o.At)
 	eo := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays, Policies: t.policies()}
-	var res *evaluate.Result
-	if prev, changed, ok := gm.Changed(); ok && lm.res != nil && lm.evaluated == prev {
-		// The graph is the last one with some nodes made anew: only the
-		// verdicts that read them are decided again.
-		res = evaluate.Update(g, eo, lm.res, prev, changed)
-	} else {
-		res = evaluate.EvaluateWith(g, eo)
-	}
+	// After a build that patched the last graph, only the verdicts that
+	// read the nodes it made anew are decided again (evaluate.Memo: the
+	// delta names the graph it goes from, and a last result of another
+	// graph is not updated).
+	var em *evaluate.Memo
 	if lm != nil {
-		lm.res, lm.evaluated = res, g
+		em = &lm.eval
 	}
+	res := em.Evaluate(g, eo, gm.Delta())
 	diags = append(diags, res.Diagnostics...)
 	diags = append(diags, <-ruled...)
 	diags = t.unmapped(fset, diags, g, o)

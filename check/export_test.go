@@ -39,6 +39,5 @@ func Deps(c *Check) string { return c.deps }
 // Patched reports whether l's last run patched the graph of the run
 // before.
 func Patched(l *Live) bool {
-	_, _, ok := l.memo.graph.Changed()
-	return ok
+	return l.memo.graph.Delta().Valid()
 }

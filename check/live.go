@@ -75,9 +75,9 @@ type liveMemo struct {
 	// texts are the open buffers, which the code tags scan reads in
 	// place of the disk.
 	texts map[string][]byte
-	// res is the last run's evaluation, of the graph evaluated.
-	res       *evaluate.Result
-	evaluated *graph.Graph
+	// eval is the last run's evaluation (most edits are evaluated from
+	// it: evaluate.Memo).
+	eval evaluate.Memo
 }
 
 // Live starts a live check of t with o (o.At is not used: each run

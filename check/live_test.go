@@ -153,6 +153,43 @@ func TestLiveIsRunPatched(t *testing.T) {
 	}
 }
 
+// A live run after an edit that renames IDs in their place in the ID
+// order, or makes links name such IDs, is patched, and is the fresh
+// check of the same text, byte for byte in every report: with and
+// without a seg.lock that pins the tree's links (the renames orphan
+// its lines and give them back).
+func TestLiveIsRunRenamed(t *testing.T) {
+	for _, pinned := range []bool{false, true} {
+		t.Run(map[bool]string{false: "bare", true: "pinned"}[pinned], func(t *testing.T) {
+			seeds, steps := 16, 40
+			if testing.Short() {
+				seeds = 4
+			}
+			var patched, runs atomic.Int64
+			t.Run("sessions", func(t *testing.T) {
+				for seed := range seeds {
+					t.Run(fmt.Sprint(seed), func(t *testing.T) {
+						t.Parallel()
+						r := rand.New(rand.NewPCG(uint64(seed), 41))
+						disk := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(4))
+						how := liveHow{cached: seed%2 == 1, bare: !pinned, renames: true, runs: func(l *check.Live) {
+							runs.Add(1)
+							if check.Patched(l) {
+								patched.Add(1)
+							}
+						}}
+						liveSession(t, r, disk, steps, how, map[string]bool{})
+					})
+				}
+			})
+			if patched.Load() < runs.Load()/4 {
+				t.Errorf("%d of %d runs patched the last graph", patched.Load(), runs.Load())
+			}
+			t.Logf("%d of %d runs patched", patched.Load(), runs.Load())
+		})
+	}
+}
+
 func livePatched(t *testing.T, results bool) {
 	seeds, steps := 30, 40
 	if testing.Short() {
@@ -210,6 +247,9 @@ type liveHow struct {
 	// live run.
 	bare bool
 	runs func(*check.Live)
+	// renames: two edits in three rename an ID in its place in the ID
+	// order, or make a link name such an ID (segtest.Rename).
+	renames bool
 }
 
 // liveSession runs one session of edits on the tree disk (path ->
@@ -304,7 +344,12 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 		}
 		// The text the editor shows, edited.
 		shown := maps(disk, buffers)
-		p := segtest.Edit(r, shown)
+		var p string
+		if how.renames && r.IntN(3) != 0 {
+			p = segtest.Rename(r, shown)
+		} else {
+			p = segtest.Edit(r, shown)
+		}
 		text, exists := shown[p]
 		var what string
 		switch _, open := buffers[p]; {
@@ -572,14 +617,17 @@ func TestLiveIsRunNeeds(t *testing.T) {
 			t.Errorf("no run reached a link condition that fails")
 		}
 	}()
-	for seed := range seeds {
+	// The sessions past seeds rename IDs in place and make links name
+	// such IDs (segtest.Rename): a needextend that names an ID, and the
+	// links and parents of needs, follow the rename.
+	for seed := range seeds + seeds/2 {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(seed), 11))
 			tree := disk
-			if seed%2 == 1 {
+			if seed%2 == 1 && seed < seeds {
 				tree = external
 			}
-			how := liveHow{cached: seed%2 == 0, settled: seed%4 >= 2, runs: func(l *check.Live) {
+			how := liveHow{cached: seed%2 == 0, settled: seed%4 >= 2 || seed >= seeds, renames: seed >= seeds, runs: func(l *check.Live) {
 				runs++
 				if check.Patched(l) {
 					patched++

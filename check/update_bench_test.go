@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -55,14 +54,15 @@ func BenchmarkEvaluateAfterEdit(b *testing.B) {
 		b.Fatal(err)
 	}
 	prevGraph, g := before.Graph, after.Graph
-	changed, how := touched(prevGraph, g, path), "every node of the file and every node joined to one"
-	if prev, named, ok := l.memo.graph.Changed(); ok && prev == prevGraph {
-		changed, how = named, "the nodes the patched build names"
+	d, how := l.memo.graph.Delta(), "the nodes the patched build names"
+	if !d.Valid() || d.Base() != prevGraph {
+		d, how = graph.Diff(prevGraph, g), "the nodes that differ in value"
 	}
+	changed := d.Changed()
 	o := evaluate.Options{At: at, MaxAgeDays: t.Config.MaxAgeDays, RequirePins: t.Config.RequirePins, WaiverWarnDays: t.Config.WaiverWarnDays}
 
 	// The update says what the full evaluation says.
-	full, upd := evaluate.EvaluateWith(g, o), evaluate.Update(g, o, before.Result, prevGraph, changed)
+	full, upd := evaluate.EvaluateWith(g, o), evaluate.Update(g, o, before.Result, d)
 	if !reflect.DeepEqual(full.Diagnostics, upd.Diagnostics) || len(full.Verdicts) != len(upd.Verdicts) {
 		b.Fatal("Update and EvaluateWith differ")
 	}
@@ -98,7 +98,7 @@ func BenchmarkEvaluateAfterEdit(b *testing.B) {
 	})
 	b.Run("update", func(b *testing.B) {
 		for b.Loop() {
-			evaluate.Update(g, o, before.Result, prevGraph, changed)
+			evaluate.Update(g, o, before.Result, d)
 		}
 	})
 }
@@ -111,26 +111,4 @@ func f2text(c *Check, path string) []byte {
 		}
 	}
 	return nil
-}
-
-// touched lists, sorted, the nodes of g defined in the file at path and
-// every node an edge joins to one of them, in g or in prevGraph.
-func touched(prevGraph, g *graph.Graph, path string) []int {
-	var out []int
-	for _, gr := range []*graph.Graph{prevGraph, g} {
-		for n := range gr.Nodes() {
-			if !strings.HasSuffix(gr.Files().Position(n.Pos()).Filename, path) {
-				continue
-			}
-			out = append(out, n.Index())
-			for e := range gr.Out(n, 0) {
-				out = append(out, gr.To(e).Index())
-			}
-			for e := range gr.In(n, 0) {
-				out = append(out, gr.From(e).Index())
-			}
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -3,6 +3,13 @@
 // is a pure function of the graph and the evaluation date: it reads the
 // graph through its read-only accessors and keeps everything it derives in
 // its own Result. Every report renders that Result and decides nothing.
+//
+// A client that evaluates again after every edit (the language server)
+// keeps a Memo: Memo.Evaluate updates the last Result (Update) through
+// the graph.Delta a patched build names, and only when that delta goes
+// from the graph the last Result is of (their generations tell) to the
+// graph given; otherwise it evaluates in full. The result is
+// EvaluateWith's either way.
 package evaluate
 
 import (
@@ -104,6 +111,8 @@ type Result struct {
 	testFacts []*testFacts
 	eval      *evaluation // while Evaluate runs
 	opts      Options
+	// gen is the generation of the graph evaluated (graph.Delta).
+	gen uint64
 }
 
 // LinkState says whether the link e of g was written in still holds at
@@ -146,7 +155,7 @@ func Evaluate(g *graph.Graph, at time.Time) *Result {
 // plus edges.
 func EvaluateWith(g *graph.Graph, o Options) *Result {
 	e := newEvaluation(g, o)
-	r := &Result{At: e.at, byNode: make([]int32, g.Len()), eval: e, opts: e.opts}
+	r := &Result{At: e.at, byNode: make([]int32, g.Len()), eval: e, opts: e.opts, gen: g.Generation()}
 	for i := range r.byNode {
 		r.byNode[i] = -1
 	}

@@ -12,51 +12,48 @@ import (
 )
 
 // Update evaluates g as EvaluateWith(g, o) does, reusing prev, the
-// evaluation of prevGraph, for every requirement an edit cannot have
-// touched: what the language server does after each keystroke, where a
-// full evaluation of a large tree costs more than the rest of the work.
+// evaluation of the graph d goes from (d.Base()), for every requirement
+// the edit d describes cannot have touched: what the language server
+// does after each keystroke, where a full evaluation of a large tree
+// costs more than the rest of the work.
 //
-// The caller promises, of its input:
-//   - prev is the Result of an evaluation of prevGraph (by EvaluateWith
-//     or Update);
-//   - prevGraph and g have as many nodes, and at every index a node of
-//     the same ID and kind;
-//   - changed, sorted and without repeats, lists every index whose node
-//     differs between the two graphs in anything a graph accessor can
-//     observe: the node's own accessors (position included, and the line
-//     and column Files resolves it to), its incoming and outgoing edges
-//     (their endpoints, type, state, position, option, pin), the open
-//     links that leave it, the waivers on it, IsLeaf and OnCycle. Every
-//     node not listed is equal in value in both graphs (where the
-//     graph is built incrementally, the very same node).
-//
-// Nothing else of the graph may differ, except the refinement order,
-// which Update reads from g: a change to refines edges lists both ends,
-// and every node whose OnCycle changes, so their ancestors and children
-// are decided again in g's order.
+// What it may assume of its input is in its types: a graph.Delta is
+// made only by the graph package (graph.Memo.Delta after a patch, or
+// graph.Diff), and names the generations of the graphs it goes from and
+// to. Update refuses, and evaluates g in full, when d is no delta, g is
+// not d's target (g.Generation() != d.To()), or prev is not the
+// evaluation of d's base (of generation d.From()): a delta is never
+// applied to another pair of graphs than its own.
 //
 // The Result is identical to EvaluateWith(g, o), unexported fields
 // included, except that a verdict or test outcome carried over from prev
-// may point at prevGraph's nodes and edges where they are equal in value
-// to g's. Where g shares its unchanged nodes with prevGraph (a build that
-// patched it, graph.Memo.Changed), those are g's own, and the result
-// holds nothing of prevGraph; fed graphs built apart, a chain of updates
-// would keep every earlier graph alive. Update evaluates in full when prev is nil, the node counts
-// differ, o differs from prev's options (other than in the time of day),
-// changed is out of order or out of range, or it lists more than an
-// eighth of the graph (or the edit touches more than half of the
-// requirements); and it never changes prev.
-func Update(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, changed []int) *Result {
-	if !updatable(g, o, prev, prevGraph, changed) {
-		return EvaluateWith(g, o)
+// may point at the base's nodes and edges where they are equal in value
+// to g's. Where g shares its unchanged nodes with the base (d.Shared(),
+// a build that patched it), those are g's own, and the result holds
+// nothing of the base; fed graphs built apart (graph.Diff), a chain of
+// updates would keep every earlier graph alive. Update also evaluates in
+// full when o differs from prev's options (other than in the time of
+// day), or d changes more than an eighth of the graph (or the edit
+// touches more than half of the requirements); and it never changes
+// prev.
+func Update(g *graph.Graph, o Options, prev *Result, d graph.Delta) *Result {
+	r, _ := update(g, o, prev, d)
+	return r
+}
+
+// update is Update, reporting whether it reused prev.
+func update(g *graph.Graph, o Options, prev *Result, d graph.Delta) (*Result, bool) {
+	if !updatable(g, o, prev, d) {
+		return EvaluateWith(g, o), false
 	}
+	prevGraph, changed := d.Base(), d.Changed()
 	tests := dirtyTests(g, prevGraph, changed)
 	reqs, inR := dirtyRequirements(g, prevGraph, changed, tests)
 	if float64(len(reqs)) > 4*updateLimit*float64(len(prev.Verdicts)) {
-		return EvaluateWith(g, o)
+		return EvaluateWith(g, o), false
 	}
 	e := newEvaluation(g, o)
-	r := &Result{At: e.at, byNode: prev.byNode, eval: e, opts: e.opts,
+	r := &Result{At: e.at, byNode: prev.byNode, eval: e, opts: e.opts, gen: g.Generation(),
 		Verdicts: slices.Clone(prev.Verdicts), tests: slices.Clone(prev.tests)}
 
 	// The outcomes of the tests an edit touched, then what every test
@@ -108,7 +105,7 @@ func Update(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, cha
 	}
 	r.testFacts, r.eval = nil, nil
 	r.updateStatuses(g, reqs, inR)
-	return r
+	return r, true
 }
 
 // updateLimit is the share of the graph's nodes that may change, and a
@@ -119,9 +116,9 @@ func Update(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, cha
 var updateLimit = 0.125
 
 // updatable reports whether Update may reuse prev: see Update.
-func updatable(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, changed []int) bool {
-	if prev == nil || prevGraph == nil || g.Len() != prevGraph.Len() || len(prev.byNode) != g.Len() ||
-		float64(len(changed)) > updateLimit*float64(g.Len()) {
+func updatable(g *graph.Graph, o Options, prev *Result, d graph.Delta) bool {
+	if prev == nil || !d.Valid() || d.To() != g.Generation() || prev.gen != d.From() ||
+		len(prev.byNode) != g.Len() || float64(d.Len()) > updateLimit*float64(g.Len()) {
 		return false
 	}
 	a, b := o, prev.opts
@@ -130,18 +127,7 @@ func updatable(g *graph.Graph, o Options, prev *Result, prevGraph *graph.Graph, 
 		return false
 	}
 	a.Policies, b.Policies = nil, nil
-	if a != b || !Day(o.At).Equal(prev.At) {
-		return false
-	}
-	for k, i := range changed {
-		if i < 0 || i >= g.Len() || k > 0 && i <= changed[k-1] {
-			return false
-		}
-		if n, p := g.Node(i), prevGraph.Node(i); n.ID() != p.ID() || n.Kind() != p.Kind() {
-			return false
-		}
-	}
-	return true
+	return a == b && Day(o.At).Equal(prev.At)
 }
 
 var time0 time.Time

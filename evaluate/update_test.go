@@ -53,7 +53,11 @@ func TestUpdateIsEvaluateWith(t *testing.T) {
 			prevGraph := graphs[len(graphs)-1]
 			g := buildPinned(tr, nodes, lock)
 			prev := res
-			res = Update(g, o, prev, prevGraph, changedNodes(prevGraph, g))
+			d := graph.Diff(prevGraph, g)
+			if !d.Valid() || !isSubset(changedNodes(prevGraph, g), d.Changed()) {
+				t.Fatalf("seed %d step %d (%s): graph.Diff names %v, not every node that differs (%v)", seed, step, what, d.Changed(), changedNodes(prevGraph, g))
+			}
+			res = Update(g, o, prev, d)
 			want := EvaluateWith(g, o)
 			b := rebinder{g: g}
 			for _, old := range graphs {
@@ -102,28 +106,38 @@ func TestUpdateFallsBack(t *testing.T) {
 		changed := changedNodes(prevGraph, g)
 		o := Options{At: at, MaxAgeDays: 30, WaiverWarnDays: 30}
 		prev := EvaluateWith(prevGraph, o)
+		d := graph.Diff(prevGraph, g)
+		if !d.Valid() {
+			t.Fatal("no delta between two builds of the tree")
+		}
+		// A graph built from the same nodes again is another generation:
+		// the delta is not its own, and neither is a result of it.
+		twin := buildPinned(tr, nodes, lock)
 		for _, c := range []struct {
-			name      string
-			o         Options
-			prev      *Result
-			prevGraph *graph.Graph
-			changed   []int
-			reuses    bool
-			limit     float64
+			name   string
+			o      Options
+			prev   *Result
+			d      graph.Delta
+			reuses bool
+			limit  float64
 		}{
-			{"same options, another hour", Options{At: at.Add(5 * time.Hour), MaxAgeDays: 30, WaiverWarnDays: 30}, prev, prevGraph, changed, true, 1},
-			{"another day", Options{At: at.AddDate(0, 0, 1), MaxAgeDays: 30, WaiverWarnDays: 30}, prev, prevGraph, changed, false, 1},
-			{"another maximum age", Options{At: at, MaxAgeDays: 31, WaiverWarnDays: 30}, prev, prevGraph, changed, false, 1},
-			{"strict review", Options{At: at, MaxAgeDays: 30, WaiverWarnDays: 30, RequirePins: true}, prev, prevGraph, changed, false, 1},
-			{"another warning", Options{At: at, MaxAgeDays: 30}, prev, prevGraph, changed, false, 1},
-			{"no last result", o, nil, nil, nil, false, 1},
-			{"out of order", o, prev, prevGraph, append([]int{g.Len() - 1, 0}, changed...), false, 1},
-			{"out of range", o, prev, prevGraph, append(slices.Clone(changed), g.Len()), false, 1},
-			{"everything changed", o, prev, prevGraph, allNodes(g), false, 0.125},
+			{"same options, another hour", Options{At: at.Add(5 * time.Hour), MaxAgeDays: 30, WaiverWarnDays: 30}, prev, d, true, 1},
+			{"another day", Options{At: at.AddDate(0, 0, 1), MaxAgeDays: 30, WaiverWarnDays: 30}, prev, d, false, 1},
+			{"another maximum age", Options{At: at, MaxAgeDays: 31, WaiverWarnDays: 30}, prev, d, false, 1},
+			{"strict review", Options{At: at, MaxAgeDays: 30, WaiverWarnDays: 30, RequirePins: true}, prev, d, false, 1},
+			{"another warning", Options{At: at, MaxAgeDays: 30}, prev, d, false, 1},
+			{"no last result", o, nil, d, false, 1},
+			{"no delta", o, prev, graph.Delta{}, false, 1},
+			{"a delta to another graph", o, prev, graph.Diff(prevGraph, twin), false, 1},
+			{"a result of another graph", o, EvaluateWith(twin, o), d, false, 1},
+			{"too much changed", o, prev, d, false, 0},
 		} {
+			if c.limit == 0 && d.Len() == 0 {
+				continue
+			}
 			updateLimit = c.limit
-			got := Update(g, c.o, c.prev, c.prevGraph, c.changed)
-			b := rebinder{g: g, earlier: []*graph.Graph{prevGraph}, changed: [][]int{changed}}
+			got := Update(g, c.o, c.prev, c.d)
+			b := rebinder{g: g, earlier: []*graph.Graph{prevGraph, twin}, changed: [][]int{changed, changedNodes(twin, g)}}
 			if !reflect.DeepEqual(b.result(got), EvaluateWith(g, c.o)) {
 				t.Fatalf("%s: Update differs from EvaluateWith", c.name)
 			}
@@ -137,7 +151,7 @@ func TestUpdateFallsBack(t *testing.T) {
 	small := buildPinned(tr, tr.Nodes[:len(tr.Nodes)-1], nil)
 	g := buildPinned(tr, tr.Nodes, nil)
 	o := Options{At: at}
-	if !reflect.DeepEqual(Update(g, o, EvaluateWith(small, o), small, nil), EvaluateWith(g, o)) {
+	if !reflect.DeepEqual(Update(g, o, EvaluateWith(small, o), graph.Diff(small, g)), EvaluateWith(g, o)) {
 		t.Fatal("another size: Update differs from EvaluateWith")
 	}
 }
@@ -488,7 +502,8 @@ func TestUpdateAfterPatch(t *testing.T) {
 			g, _ := graph.BuildMemo(fset, files, nil, nil, slices.Clone(lock), &m)
 			want := EvaluateWith(g, o)
 			steps++
-			if prev, changed, ok := m.Changed(); ok {
+			if d := m.Delta(); d.Valid() {
+				prev := d.Base()
 				if prev != last {
 					t.Fatalf("seed %d step %d: the build patched another graph than the last", seed, step)
 				}
@@ -496,7 +511,7 @@ func TestUpdateAfterPatch(t *testing.T) {
 				if g.HasPins() {
 					pinned++
 				}
-				res = Update(g, o, res, prev, changed)
+				res = Update(g, o, res, d)
 				b := rebinder{g: g}
 				b.result(res)
 				if len(b.bad) > 0 {
@@ -644,7 +659,7 @@ func TestUpdateCycle(t *testing.T) {
 		from, to *graph.Graph
 	}{{"closing", open, closed}, {"opening", closed, open}} {
 		prev := EvaluateWith(c.from, o)
-		got := Update(c.to, o, prev, c.from, changedNodes(c.from, c.to))
+		got := Update(c.to, o, prev, graph.Diff(c.from, c.to))
 		b := rebinder{g: c.to, earlier: []*graph.Graph{c.from}, changed: [][]int{changedNodes(c.from, c.to)}}
 		if want := EvaluateWith(c.to, o); !reflect.DeepEqual(b.result(got), want) {
 			t.Errorf("%s the cycle: Update differs from EvaluateWith (-update +full):\n%s", c.name,
@@ -654,4 +669,82 @@ func TestUpdateCycle(t *testing.T) {
 	if v := EvaluateWith(open, o).Verdicts[0]; !v.Satisfied {
 		t.Fatalf("R0 should be satisfied before the cycle: %+v", v.Reasons)
 	}
+}
+
+// isSubset reports whether every element of a (sorted) is in b (sorted).
+func isSubset(a, b []int) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Update after a patch that renamed IDs (segtest.Rename: in their place
+// in the ID order, or moving over nodes of their kind), or made links
+// name such IDs, with and without seg.lock pins and strict review, is
+// the full evaluation: the verdicts that read a renamed or moved node,
+// or a link that now dangles or resolves, are decided again.
+func TestUpdateAfterRename(t *testing.T) {
+	defer func(l float64) { updateLimit = l }(updateLimit)
+	updateLimit = 1
+	at := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	updates, renames, pinned := 0, 0, 0
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 37))
+		text := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(5))
+		o := Options{At: at, MaxAgeDays: []int{0, 30}[r.IntN(2)], WaiverWarnDays: 30}
+		tree := segtest.Parse(text)
+		o.RequirePins = seed%4 == 3
+		var m graph.Memo
+		var em Memo
+		var lock []pins.Pin
+		var last *graph.Graph
+		for step := range 40 {
+			if step > 0 {
+				tree.Changed(segtest.Rename(r, text))
+			}
+			if seed%2 == 1 && last != nil && (step == 1 || r.IntN(15) == 0) {
+				// Pins of the links of a graph before, one in four stale:
+				// renames orphan them and give them back.
+				lock = lock[:0:0]
+				for e := range last.Edges() {
+					if !last.From(e).Pinnable() || r.IntN(4) == 0 {
+						continue
+					}
+					rev := last.To(e).Revision()
+					if r.IntN(4) == 0 {
+						rev++
+					}
+					lock = append(lock, pins.Pin{Link: last.Link(e), Revision: rev})
+				}
+			}
+			fset, files := tree.Files()
+			g, _ := graph.BuildMemo(fset, files, nil, nil, slices.Clone(lock), &m)
+			last = g
+			d := m.Delta()
+			got := em.Evaluate(g, o, d)
+			if em.Updated() {
+				updates++
+				if g.HasPins() {
+					pinned++
+				}
+				for _, i := range d.Changed() {
+					if d.Base().Node(i).ID() != g.Node(i).ID() {
+						renames++
+						break
+					}
+				}
+			}
+			if want := EvaluateWith(g, o); !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d step %d: Update differs from EvaluateWith (-update +full):\n%s", seed, step,
+					cmp.Diff(got, want, cmp.Exporter(func(reflect.Type) bool { return true })))
+			}
+		}
+	}
+	if renames < updates/4 || pinned < updates/8 {
+		t.Errorf("%d updates, %d of them after a rename, %d with pins", updates, renames, pinned)
+	}
+	t.Logf("%d updates, %d of them after a rename, %d with pins", updates, renames, pinned)
 }

@@ -81,7 +81,7 @@ func build(fset *source.FileSet, src []*parser.Node, needs *needs.Project, paren
 	}
 	keys := b.keep(src, m)
 	byID, sameIndex := m.lookup(keys)
-	g := &Graph{byID: byID, needs: needs, files: fset}
+	g := &Graph{byID: byID, needs: needs, files: fset, gen: nextGeneration()}
 	b.g = g
 	pn := make([]*parser.Node, 0, len(keys))
 	shadowOf := map[*parser.Node]string{}

@@ -5,6 +5,13 @@
 // A Graph is immutable once Build returns it: every field is unexported and
 // every accessor returns a value, a copy or an iterator, so the evaluator and
 // the reports cannot change what they were given.
+//
+// A client that builds again after every edit hands BuildMemo a Memo;
+// where the edit allows, the build patches the last graph (patch.go) and
+// the Memo's Delta says which nodes it made anew. Every graph carries a
+// generation, and a Delta names the two it joins; only this package
+// makes a Delta (delta.go), so a reader of one (evaluate.Update) is
+// never handed a list of changes that is not the graph's own.
 package graph
 
 import (
@@ -378,6 +385,8 @@ type Graph struct {
 	files   *source.FileSet
 	pinned  int        // edges with a pin
 	orphans []pins.Pin // seg.lock pins whose link the tree lacks
+	// gen is the graph's generation (delta.go).
+	gen uint64
 }
 
 // Files is the FileSet every position of the graph resolves against.

@@ -3,6 +3,7 @@ package graph
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/needs"
@@ -17,7 +18,23 @@ import (
 // them. patch builds that graph from the last one, sharing every node it
 // does not change (edges included), in time proportional to the edit
 // rather than to the tree. It applies only where that is plainly the
-// whole difference; everywhere else Build starts afresh.
+// whole difference; everywhere else Build starts afresh. What it made
+// anew is a Delta (delta.go), the one input evaluate.Update takes.
+//
+// An edit may also rename IDs, as a writer typing the end of an :id:
+// does, provided that every renamed ID keeps its node's place in the ID
+// order (inSlot), or one renamed ID moves over at most moveLimit nodes
+// of its own kind (move: every index in between is then renamed to the
+// ID of the node that moves onto it, and made anew), and no ID becomes,
+// or stops being, one two nodes have: every index keeps its kind. The patch then also links again every
+// node with an edge into a renamed node (it dangles now), with an open
+// link to an old or a new ID (it may resolve now, or be of the wrong
+// kind), and with an unresolved link (its "did you mean" reads every
+// ID, from the last index updated: suggest_rename.go); the graph gets an
+// index of the new IDs, and the seg.lock lines of an old ID are
+// orphans. An edit that adds or removes an ID, or moves one further,
+// would shift the index of every node after it (and every edge and
+// verdict that names one): that is a full build.
 //
 // What a node of the graph reads from elsewhere, and so what patch must
 // redo when a node changes:
@@ -82,18 +99,6 @@ func (lb *lastBuild) findings() diag.List {
 	return out
 }
 
-// Changed reports, after a build with m, whether it was a patch of the
-// graph before (prev), and which nodes (by index, sorted) it made anew:
-// every other node of the new graph is prev's, the same pointer with
-// the same edges, and both graphs have the same nodes at the same
-// indices. ok is false after a full build.
-func (m *Memo) Changed() (prev *Graph, changed []int, ok bool) {
-	if m == nil || m.last == nil || !m.last.patched {
-		return nil, nil, false
-	}
-	return m.prev, m.last.changed, true
-}
-
 // patchLimit is the share of the nodes (one in patchLimit) past which a
 // patch would cost about what a build does.
 const patchLimit = 8
@@ -126,15 +131,28 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	if !ok {
 		return nil, nil, false
 	}
-	p := m.newPatcher(fset, np, ed.dirty)
+	p := m.newPatcher(fset, np, ed)
+	if len(p.relink) > patchFloor && len(p.relink) > len(lb.g.nodes)/patchLimit {
+		return nil, nil, false
+	}
 	p.makeNodes(ed)
+	if len(ed.renames) > 0 && m.suggest != nil {
+		// "Did you mean" from the new IDs, made from the last one's index.
+		p.b.suggest = m.suggest.renamed(p.g, ed.renames)
+	}
 	orphans, cycles := p.linkNodes(lock)
+	if len(lock) > 0 {
+		// The lines of an ID the tree no longer has are orphans.
+		for id := range ed.removed() {
+			m.lockLines(id, func(k int32) { orphans = append(orphans, k) })
+		}
+	}
 	p.rewire()
 	links := mergeBy(lb.links, p.b.owned(), diagOwner, p.isRelinked)
 	p.b.resetDiags()
 	orphanLines, pinDiags := lb.orphans, lb.pins
 	if len(lock) > 0 {
-		if lines, ok := reorphan(p.g, lock, lb.orphans, orphans, p.isRelinked); !ok {
+		if lines, ok := reorphan(p.g, lock, lb.orphans, orphans, p.isRelinked, ed.removed()); !ok {
 			orphanLines, pinDiags = lines, p.findings(func() { p.b.orphanPins(lock, lines) })
 		}
 	}
@@ -145,6 +163,15 @@ func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.
 	warns := p.warnings()
 	m.prev = p.g0
 	m.suggest = p.b.suggest
+	if len(ed.renames) > 0 {
+		// The index of the new IDs, for the next build to reuse.
+		m.byID = p.g.byID
+		for _, rn := range ed.renames {
+			if int(rn.i) < len(m.index) {
+				m.index[rn.i] = rn.now
+			}
+		}
+	}
 	m.last = &lastBuild{g: p.g, files: files, extra: extra, needs: np, dup: lb.dup,
 		dups: lb.dups, pins: pinDiags, orphans: orphanLines, cycles: cycleDiags, links: links, warns: warns,
 		changed: p.changed(cycles), patched: true}
@@ -161,6 +188,31 @@ type edit struct {
 	dirty  []int32
 	parse  map[int32]*parser.Node
 	parent map[int32]string
+	// renames are the nodes whose ID the edit changed, each keeping its
+	// place in the ID order (matchFile, inSlot).
+	renames []rename
+}
+
+// rename is a node (i) whose ID was and is now another.
+type rename struct {
+	i        int32
+	was, now string
+}
+
+// removed is the set of the IDs the edit renamed away (a node's ID that
+// only moved to another index is no ID removed).
+func (ed *edit) removed() map[string]bool {
+	if len(ed.renames) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(ed.renames))
+	for _, rn := range ed.renames {
+		out[rn.was] = true
+	}
+	for _, rn := range ed.renames {
+		delete(out, rn.now)
+	}
+	return out
 }
 
 // edited finds the nodes of the files that are not the last build's,
@@ -178,15 +230,134 @@ func (m *Memo) edited(files []*parser.File, withParents bool) (edit, bool) {
 			return ed, false
 		}
 		var ok bool
-		if ed.dirty, ok = m.matchFile(old, f, withParents, ed.dirty, ed.parse, ed.parent); !ok {
+		if ed.dirty, ok = m.matchFile(old, f, withParents, &ed); !ok {
 			return ed, false
 		}
 		if len(ed.dirty) > patchFloor && len(ed.dirty) > len(lb.g.nodes)/patchLimit {
 			return ed, false
 		}
 	}
+	if !m.inSlot(ed.renames) {
+		if len(ed.renames) != 1 || !m.move(&ed) {
+			return ed, false
+		}
+	}
 	slices.Sort(ed.dirty)
+	ed.dirty = slices.Compact(ed.dirty)
 	return ed, true
+}
+
+// moveLimit is the most nodes a renamed ID may move over in the ID order
+// for patch to take the edit.
+const moveLimit = 512
+
+// move takes the one rename of ed whose new ID, new to the graph, sorts
+// at another place in the ID order than the old one: every node between
+// the two places moves one index towards the old place, and the renamed
+// node takes the new one. patch then treats every index in between as
+// renamed (to the ID of the node that now has it) and edited (its node
+// is made anew from that node's parse), so that every node keeps an
+// index the build of the new input gives it. It reports false, and the
+// edit is built afresh, when the nodes in between are more than
+// moveLimit, any is of another kind than the renamed one (an evaluation
+// reads a node's kind at its index), a shadow, or not of this tree's
+// files.
+func (m *Memo) move(ed *edit) bool {
+	g0 := m.last.g
+	rn := ed.renames[0]
+	if _, taken := g0.byID[rn.now]; taken {
+		return false
+	}
+	i := int(rn.i)
+	// j: the first index whose ID sorts after the new one, in the graph
+	// before; the renamed node's new index is j, or j-1 when it moves up.
+	j, _ := slices.BinarySearchFunc(g0.nodes, rn.now, func(n *Node, id string) int { return strings.Compare(n.id, id) })
+	q := j
+	if j > i {
+		q = j - 1
+	}
+	lo, hi := min(i, q), max(i, q)
+	if q == i || hi-lo > moveLimit {
+		return false
+	}
+	kind := g0.nodes[i].kind
+	for k := lo; k <= hi; k++ {
+		if n := g0.nodes[k]; n.kind != kind || n.shadow || n.external || n.fromResults {
+			return false
+		}
+	}
+	// The parse and parent of the node at each index from lo to hi now.
+	type slot struct {
+		n      *parser.Node
+		parent string
+	}
+	was := func(k int) slot {
+		if n, ok := ed.parse[int32(k)]; ok {
+			par, has := ed.parent[int32(k)]
+			if !has {
+				par = g0.nodes[k].parent
+			}
+			return slot{n, par}
+		}
+		return slot{m.pn[k], g0.nodes[k].parent}
+	}
+	now := make([]slot, hi-lo+1)
+	for k := lo; k <= hi; k++ {
+		from := k
+		switch {
+		case k == q:
+			from = i
+		case q > i:
+			from = k + 1
+		default:
+			from = k - 1
+		}
+		now[k-lo] = was(from)
+	}
+	ed.renames = ed.renames[:0]
+	for k := lo; k <= hi; k++ {
+		sl := now[k-lo]
+		id := sl.n.ID
+		ed.renames = append(ed.renames, rename{i: int32(k), was: g0.nodes[k].id, now: id})
+		ed.parse[int32(k)] = sl.n
+		ed.parent[int32(k)] = sl.parent
+		ed.dirty = append(ed.dirty, int32(k))
+	}
+	return true
+}
+
+// inSlot reports whether the IDs of renames, all new to the graph and
+// none twice, sort where the IDs they replace did, between the IDs of
+// the nodes before and after them (as renamed, where those are renamed
+// too): the graph then has every node at its index, as a build of the
+// new input would place it. An ID that moves in that order would shift
+// the index of every node between its places: that edit is built afresh.
+func (m *Memo) inSlot(renames []rename) bool {
+	if len(renames) == 0 {
+		return true
+	}
+	g0 := m.last.g
+	now := make(map[int32]string, len(renames))
+	seen := make(map[string]bool, len(renames))
+	for _, rn := range renames {
+		if _, taken := g0.byID[rn.now]; taken || seen[rn.now] {
+			return false // a duplicate ID appears
+		}
+		seen[rn.now] = true
+		now[rn.i] = rn.now
+	}
+	idAt := func(i int32) string {
+		if id, ok := now[i]; ok {
+			return id
+		}
+		return g0.nodes[i].id
+	}
+	for _, rn := range renames {
+		if rn.i > 0 && idAt(rn.i-1) >= rn.now || int(rn.i)+1 < len(g0.nodes) && idAt(rn.i+1) <= rn.now {
+			return false
+		}
+	}
+	return true
 }
 
 // patcher is one patch under way: the graph before (g0), the graph it
@@ -201,20 +372,40 @@ type patcher struct {
 	rein       []int32
 }
 
-// newPatcher starts a patch of the last graph for an edit of the nodes
-// dirty. Besides those, it links again the nodes that name one of them
+// newPatcher starts a patch of the last graph for the edit ed. Besides
+// the nodes it edited, it links again the nodes that name one of them
 // with a link of the wrong kind (their finding shows where it is), a
 // link to one of its parts (which the edit may have added or removed) or
-// a link that has a condition (it reads the target's fields).
-func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32) *patcher {
+// a link that has a condition (it reads the target's fields). When the
+// edit renames IDs it links again, too, every node with an edge into a
+// renamed node (the edge now dangles), every node with an open link to
+// an ID renamed away or to a new one (it may now resolve, or be of the
+// wrong kind), and every node with an unresolved link (its "did you
+// mean" reads the IDs); the graph gets an index of the new IDs.
+func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, ed edit) *patcher {
 	g0 := m.last.g
+	dirty := ed.dirty
 	relink := slices.Clone(dirty)
 	isDirty := make(map[int32]bool, len(dirty))
 	for _, i := range dirty {
 		isDirty[i] = true
 	}
+	var names map[string]bool
+	if len(ed.renames) > 0 {
+		names = make(map[string]bool, 2*len(ed.renames))
+		for _, rn := range ed.renames {
+			names[rn.was], names[rn.now] = true, true
+			for _, e := range g0.nodes[rn.i].in {
+				relink = append(relink, e.from)
+			}
+		}
+	}
 	for k := range g0.open {
 		o := &g0.open[k]
+		if names != nil && (o.reason == Unresolved || names[o.link.ID]) {
+			relink = append(relink, o.from)
+			continue
+		}
 		if to, ok := g0.byID[o.link.ID]; ok && (o.reason == WrongKind || o.link.Part != "") && isDirty[to] {
 			relink = append(relink, o.from)
 		}
@@ -235,9 +426,20 @@ func (m *Memo) newPatcher(fset *source.FileSet, np *needs.Project, dirty []int32
 	for _, i := range relink {
 		isRelinked[i] = true
 	}
-	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: g0.byID, order: g0.order, cyclic: g0.cyclic,
-		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans}
-	b := &builder{g: g, files: fset, needs: np, suggest: m.suggest, pn: m.pn}
+	byID, suggest := g0.byID, m.suggest
+	if len(ed.renames) > 0 {
+		byID = maps.Clone(g0.byID)
+		for _, rn := range ed.renames {
+			delete(byID, rn.was)
+		}
+		for _, rn := range ed.renames {
+			byID[rn.now] = rn.i
+		}
+		suggest = nil // patch makes it from the last one, once the nodes are made
+	}
+	g := &Graph{nodes: slices.Clone(g0.nodes), numEdges: g0.numEdges, byID: byID, order: g0.order, cyclic: g0.cyclic,
+		needs: g0.needs, files: fset, pinned: g0.pinned, orphans: g0.orphans, gen: nextGeneration()}
+	b := &builder{g: g, files: fset, needs: np, suggest: suggest, pn: m.pn}
 	return &patcher{m: m, g0: g0, g: g, b: b, relink: relink, isRelinked: isRelinked}
 }
 
@@ -345,7 +547,7 @@ func (p *patcher) warnings() []ownedDiag {
 	return mergeBy(p.m.last.warns, p.b.owned(), diagOwner, warn)
 }
 
-// changed is the nodes the patch made anew (Memo.Changed). When the
+// changed is the nodes the patch made anew (Memo.Delta). When the
 // cycles were worked out again, a node may have joined or left one
 // without an edge of its own changing: it is made anew too.
 func (p *patcher) changed(cycles bool) []int {
@@ -385,13 +587,14 @@ func (m *Memo) repin(b *builder, old, nn *Node, orphans []int32) []int32 {
 }
 
 // reorphan is the places in lock of the orphan lines after a patch: was,
-// those of the graph before, with the lines of relinked nodes replaced
-// by now (theirs after the patch). ok is true when they are the same.
-func reorphan(g *Graph, lock []pins.Pin, was, now []int32, relinked map[int32]bool) (lines []int32, ok bool) {
+// those of the graph before, with the lines of relinked nodes and of the
+// IDs renamed away (removed) replaced by now (theirs after the patch).
+// ok is true when they are the same.
+func reorphan(g *Graph, lock []pins.Pin, was, now []int32, relinked map[int32]bool, removed map[string]bool) (lines []int32, ok bool) {
 	slices.Sort(now)
 	var kept, gone []int32
 	for _, k := range was {
-		if from, ok := g.byID[lock[k].From]; ok && relinked[from] {
+		if from, ok := g.byID[lock[k].From]; ok && relinked[from] || removed[lock[k].From] {
 			gone = append(gone, k)
 		} else {
 			kept = append(kept, k)
@@ -405,13 +608,15 @@ func reorphan(g *Graph, lock []pins.Pin, was, now []int32, relinked map[int32]bo
 	return lines, false
 }
 
-// matchFile adds to dirty the index of every node of f, the parse of a
-// file that was old in the last build, with its new parse (and, in a
-// sphinx-needs tree, its parent's ID). It reports false when f's nodes
-// are not old's IDs and kinds in old's order, or one of them is a
-// shadow or has an ID another node has.
-func (m *Memo) matchFile(old, f *parser.File, withParents bool, dirty []int32, parse map[int32]*parser.Node, parent map[int32]string) ([]int32, bool) {
+// matchFile adds to ed.dirty the index of every node of f, the parse of
+// a file that was old in the last build, with its new parse (and, in a
+// sphinx-needs tree, its parent's ID), and to ed.renames the nodes whose
+// ID changed. It reports false when f's nodes are not old's kinds in
+// old's order, or one of them is a shadow, has an ID another node has or
+// gets one (a duplicate, before or now), or has no ID.
+func (m *Memo) matchFile(old, f *parser.File, withParents bool, ed *edit) ([]int32, bool) {
 	lb := m.last
+	dirty := ed.dirty
 	was, now := keyed(old), keyed(f)
 	if len(was) != len(now) {
 		return dirty, false
@@ -428,19 +633,27 @@ func (m *Memo) matchFile(old, f *parser.File, withParents bool, dirty []int32, p
 	for j, n := range now {
 		o := was[j]
 		if n == o {
-			continue // the same parse
+			// The same parse; its parent may have been renamed.
+			if i, ok := lb.g.byID[n.ID]; withParents && ok && n.ID != "" && lb.g.nodes[i].parent != parents[n] {
+				dirty = append(dirty, i)
+				ed.parent[i] = parents[n]
+			}
+			continue
 		}
-		if n.ID == "" || n.ID != o.ID || n.Kind != o.Kind || lb.dup[n.ID] {
+		if n.ID == "" || o.ID == "" || n.Kind != o.Kind || lb.dup[n.ID] || lb.dup[o.ID] {
 			return dirty, false
 		}
-		i, ok := lb.g.byID[n.ID]
+		i, ok := lb.g.byID[o.ID]
 		if !ok || m.pn[i] != o {
 			return dirty, false
 		}
+		if n.ID != o.ID {
+			ed.renames = append(ed.renames, rename{i: i, was: o.ID, now: n.ID})
+		}
 		dirty = append(dirty, i)
-		parse[i] = n
+		ed.parse[i] = n
 		if withParents {
-			parent[i] = parents[n]
+			ed.parent[i] = parents[n]
 		}
 	}
 	return dirty, true

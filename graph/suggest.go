@@ -33,6 +33,10 @@ type suggester struct {
 	nonASCII []int32
 	lookups  int
 	lower    map[string]int32 // lowered ID -> first node, once built
+	// lowerOver overrides lower after renames (suggest_rename.go): a
+	// lowered ID's first node now, -1 where none has it any more. lower
+	// is shared with the suggester it was made for.
+	lowerOver map[string]int32
 	// answers are the suggestions made so far. A suggester lives as long
 	// as its IDs and kinds do (a Memo hands it from a graph to the graph
 	// patched from it), and a writer typing in a file with a broken link
@@ -132,8 +136,7 @@ func (s *suggester) caseOnly(id string) (int32, bool) {
 		}
 	}
 	if s.lower != nil {
-		i, ok := s.lower[strings.ToLower(id)]
-		return i, ok
+		return s.lowerIndex(strings.ToLower(id))
 	}
 	best := int32(-1)
 	scan := func(nodes []int32) {
@@ -159,6 +162,16 @@ func (s *suggester) caseOnly(id string) (int32, bool) {
 		}
 	}
 	return best, best >= 0
+}
+
+// lowerIndex is the first node whose ID lowered is key, from the
+// case-insensitive index and its overrides.
+func (s *suggester) lowerIndex(key string) (int32, bool) {
+	if i, ok := s.lowerOver[key]; ok {
+		return i, i >= 0
+	}
+	i, ok := s.lower[key]
+	return i, ok
 }
 
 // lowerEqual reports whether strings.ToLower(a) == strings.ToLower(b),

@@ -352,6 +352,29 @@ func TestSameAsCheckAfterEditsPatched(t *testing.T) {
 	}
 }
 
+// Edits that rename IDs in their place in the ID order, or make links
+// name such IDs (segtest.Rename), patch the last graph too: links of
+// other files dangle and resolve again, and the editor still shows what
+// seg check reports (with and without seg.lock pins).
+func TestSameAsCheckAfterRenames(t *testing.T) {
+	seeds, steps := 6, 24
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(seed), 29))
+			edit := func(r *rand.Rand, files map[string]string) string {
+				if r.IntN(4) == 0 {
+					return segtest.Edit(r, files)
+				}
+				return segtest.Rename(r, files)
+			}
+			typeAndCompareEdits(t, r, segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(3)), steps, seed%2 == 1, seed%3 == 2, edit)
+		})
+	}
+}
+
 // With the editor's default settings, statuses are shown in the open
 // documents only, as information: what the editor has is seg check's
 // findings, and its unsatisfied requirements in the files open, over the
@@ -379,6 +402,11 @@ func typeAndCompare(t *testing.T, r *rand.Rand, files map[string]string, steps i
 // typeAndCompareWith is typeAndCompare; with openOnly, under the
 // editor's default settings (statuses in open documents, as information).
 func typeAndCompareWith(t *testing.T, r *rand.Rand, files map[string]string, steps int, pin, openOnly bool) {
+	typeAndCompareEdits(t, r, files, steps, pin, openOnly, segtest.Edit)
+}
+
+// typeAndCompareEdits is typeAndCompareWith over the edits edit makes.
+func typeAndCompareEdits(t *testing.T, r *rand.Rand, files map[string]string, steps int, pin, openOnly bool, edit func(*rand.Rand, map[string]string) string) {
 	live := writeTree(t, files)
 	if pin {
 		pinTree(t, r, live)
@@ -400,7 +428,7 @@ func typeAndCompareWith(t *testing.T, r *rand.Rand, files map[string]string, ste
 		}
 	}()
 	for step := range steps {
-		p := segtest.Edit(r, files)
+		p := edit(r, files)
 		if !strings.HasSuffix(p, ".rst") {
 			// The code changed on disk: someone else's.
 			writeFiles(t, live, map[string]string{p: files[p]})
