@@ -976,7 +976,11 @@ func (s *server) publishFile(snap snapshot, f string, set settings, enc encoding
 	if gen >= 0 && backgroundPause > 0 {
 		time.Sleep(backgroundPause)
 	}
-	diags := s.lspDiagnostics(snap, f, set, enc, s.isOpen(f))
+	open := s.isOpen(f)
+	diags := s.lspDiagnostics(snap, f, set, enc, open)
+	if r, ok := snap.(releaser); ok && !open {
+		r.release(f)
+	}
 	key, _ := protocol.Marshal(diags)
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
