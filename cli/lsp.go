@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -50,6 +51,17 @@ func runLsp(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 			pprof.StartCPUProfile(f)
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
+	}
+	// SEG_LSP_MEMPROFILE=FILE writes a heap profile when the session
+	// ends (what is live then, and what was allocated), for the same.
+	if p := os.Getenv("SEG_LSP_MEMPROFILE"); p != "" {
+		defer func() {
+			if f, err := os.Create(p); err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
 	}
 	lsp.LazyStartUp()
 	return lsp.Serve(context.Background(), stdio{stdin, stdout}, cfg), check.Stats{}, nil
