@@ -455,7 +455,10 @@ func (b *builder) fill(nn *Node, i int, n *parser.Node, shadow, parent string) {
 		nn.need = b.needs.Type(n.Directive) != nil
 		nn.parent = parent
 		if nn.need && !n.External && !n.Imported {
-			nn.parts, nn.partsKnown = parser.NeedParts(n.Body), true
+			nn.partsKnown = true
+			if parts := parser.NeedParts(n.Body); parts != nil {
+				nn.moreData().Parts = parts
+			}
 		}
 	}
 }
@@ -490,9 +493,14 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.broken = n.Broken
 	g.revision = n.Revision
 	g.fromResults = n.FromResults
-	g.caseNames = n.CaseNames
 	g.body = n.Body
 	g.external = n.External
+	var oc *outcomeData
+	if n.Kind == parser.Outcome {
+		oc = &outcomeData{CaseNames: n.CaseNames}
+		g.oc = oc
+	}
+	resultRaw := ""
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts
@@ -500,14 +508,16 @@ func initNode(g *Node, index int, n *parser.Node) {
 		switch {
 		case o.Name == "id":
 		case n.Kind == parser.Outcome && o.Name == "result":
-			g.resultRaw = o.Value
+			resultRaw = o.Value
+			oc.ResultRaw = o.Value
 		case n.Kind == parser.Outcome && o.Name == "config":
-			g.config = o.Value
+			oc.Config = o.Value
 		case n.Kind == parser.Waiver && o.Name == "expires":
-			g.hasExpires = true
-			g.expiresText = strings.TrimSpace(o.Value)
-			if t, err := time.Parse(time.DateOnly, g.expiresText); err == nil {
-				g.expires, g.expiresOK = t, true
+			m := g.moreData()
+			m.HasExpires = true
+			m.ExpiresText = strings.TrimSpace(o.Value)
+			if t, err := time.Parse(time.DateOnly, m.ExpiresText); err == nil {
+				m.Expires, m.ExpiresOK = t, true
 			}
 		case n.Kind == parser.Implementation && o.Name == "source":
 			g.sources = o.Value
@@ -518,15 +528,22 @@ func initNode(g *Node, index int, n *parser.Node) {
 			if v := strings.TrimSpace(o.Value); parser.ValidMaxAge(v) {
 				g.maxAge, _ = strconv.Atoi(v)
 			}
-		case (n.Kind == parser.Outcome || n.Kind == parser.Waiver) && o.Name == "date":
-			g.hasDate = true
+		case n.Kind == parser.Outcome && o.Name == "date":
+			oc.HasDate = true
 			if t, err := time.Parse(time.DateOnly, strings.TrimSpace(o.Value)); err == nil {
-				g.date, g.dateOK = t, true
+				oc.Date, oc.DateOK = t, true
+			}
+		case n.Kind == parser.Waiver && o.Name == "date":
+			m := g.moreData()
+			m.HasDate = true
+			if t, err := time.Parse(time.DateOnly, strings.TrimSpace(o.Value)); err == nil {
+				m.Date, m.DateOK = t, true
 			}
 		case n.Kind == parser.Waiver && o.Name == "cases":
-			g.casesPos = o.Pos
+			m := g.moreData()
+			m.CasesPos = o.Pos
 			for _, l := range o.Links {
-				g.waiverCases = append(g.waiverCases, l.ID)
+				m.WaiverCases = append(m.WaiverCases, l.ID)
 			}
 		case o.Links != nil:
 			// a link option (of a need: every link type of the project)
@@ -536,7 +553,15 @@ func initNode(g *Node, index int, n *parser.Node) {
 			}
 		}
 	}
-	g.result = ParseResult(strings.TrimSpace(g.resultRaw))
+	g.result = ParseResult(strings.TrimSpace(resultRaw))
+}
+
+// moreData is g's moreData, made when it has none.
+func (g *Node) moreData() *moreData {
+	if g.more == nil {
+		g.more = &moreData{}
+	}
+	return g.more
 }
 
 // listedBefore reports whether links[j] names a target an earlier entry
