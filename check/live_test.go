@@ -209,6 +209,8 @@ type liveHow struct {
 	// live run.
 	bare bool
 	runs func(*check.Live)
+	// compact: the live check holds its parses compacted (Options.Compact).
+	compact bool
 }
 
 // liveSession runs one session of edits on the tree disk (path ->
@@ -228,7 +230,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var o check.Options
+	o := check.Options{Compact: how.compact}
 	if how.cached {
 		o.Cache = cache.Open(t.TempDir(), "test", tr.Config.Parser)
 	}

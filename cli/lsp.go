@@ -40,7 +40,12 @@ func runLsp(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 	if len(o.args) == 1 {
 		cfg.Root = o.args[0]
 	}
-	cfg.Open = func(root string) (*check.Tree, check.Options, error) { return open(root, o) }
+	cfg.Open = func(root string) (*check.Tree, check.Options, error) {
+		t, co, err := open(root, o)
+		// The server keeps every parse for as long as it runs.
+		co.Compact = true
+		return t, co, err
+	}
 	if o.at != "" {
 		cfg.At, _ = time.Parse(time.DateOnly, o.at)
 	}
