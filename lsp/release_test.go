@@ -8,9 +8,10 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// Once a file's diagnostics are published, the snapshot forgets its view
-// (the text it read to place them) unless the file is open in the
-// editor: a server publishing every file of a large tree kept them all.
+// Once a file's diagnostics are made, the snapshot forgets the views (the
+// texts read to place them) of every file that is not open in the
+// editor, that file's and those of the files they relate to: a server
+// publishing every file of a large tree kept them all.
 func TestPublishedViewsAreReleased(t *testing.T) {
 	e := newEngine("../examples/brake", Options{})
 	snap0, err := e.load(nil)
