@@ -323,7 +323,7 @@ func (b *builder) setOut(n *Node, start int) {
 			if x.to != y.to {
 				return cmp.Compare(x.to, y.to)
 			}
-			return b.files.Compare(x.pos, y.pos)
+			return b.files.Compare(x.Pos(), y.Pos())
 		})
 	}
 	if len(out) == 0 {
@@ -487,13 +487,10 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.index = index
 	g.id = n.ID
 	g.kind = n.Kind
-	g.directive = n.Directive
-	g.title = n.Title
-	g.pos = n.Pos
+	g.pn = n
 	g.broken = n.Broken
 	g.revision = n.Revision
 	g.fromResults = n.FromResults
-	g.body = n.Body
 	g.external = n.External
 	var oc *outcomeData
 	if n.Kind == parser.Outcome {
@@ -632,7 +629,7 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 					Message: fmt.Sprintf(":%s: must name %s, but %q is %s", o.Name, want, l.ID, diag.Article(target.kind.String())),
 					Detail:  "A link to a node of the wrong kind adds no edge.",
 					Span:    l.Span,
-					Related: []diag.Related{{Span: source.At(target.pos), Message: fmt.Sprintf("%q is defined here", l.ID)}},
+					Related: []diag.Related{{Span: source.At(target.Pos()), Message: fmt.Sprintf("%q is defined here", l.ID)}},
 				})
 				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: l, reason: WrongKind})
 				g.nodes[from].broken = true
@@ -677,7 +674,7 @@ func (b *builder) nodeWarnings(n *Node) {
 				Code:    CodeOrphanTest,
 				Message: fmt.Sprintf("test specification %q verifies no requirement", n.id),
 				Detail:  "A test specification without a :verifies: edge to a requirement is evidence for nothing.",
-				Span:    source.At(n.pos),
+				Span:    source.At(n.Pos()),
 			})
 		}
 	}

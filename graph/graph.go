@@ -149,12 +149,11 @@ type Node struct {
 	// test: :max-age: is written (maxAge is 0 when it is not a positive
 	// whole number)
 	hasMaxAge bool
-	directive string
-	title     string
-	// body is the directive's content, verbatim and dedented: a
-	// waiver's justification, a need's content.
-	body  string
-	pos   source.Pos
+	// pn is the node's parse: its directive, title, position and body
+	// (the directive's content, verbatim and dedented: a waiver's
+	// justification, a need's content) are read there. Parses are never
+	// changed once made, and the graph's builder holds them anyway.
+	pn    *parser.Node
 	attrs []Attr
 	// sphinx-needs: the ID of the node whose body holds it ("" at the top
 	// level)
@@ -215,6 +214,16 @@ var (
 	noMore    moreData
 )
 
+// noParse stands for the parse of a node made without one (in tests).
+var noParse parser.Node
+
+func (n *Node) parse() *parser.Node {
+	if n.pn == nil {
+		return &noParse
+	}
+	return n.pn
+}
+
 func (n *Node) outcome() *outcomeData {
 	if n.oc == nil {
 		return &noOutcome
@@ -237,9 +246,9 @@ type Attr struct {
 func (n *Node) Index() int          { return n.index }
 func (n *Node) ID() string          { return n.id }
 func (n *Node) Kind() parser.Kind   { return n.kind }
-func (n *Node) Directive() string   { return n.directive }
-func (n *Node) Title() string       { return n.title }
-func (n *Node) Pos() source.Pos     { return n.pos }
+func (n *Node) Directive() string   { return n.parse().Directive }
+func (n *Node) Title() string       { return n.parse().Title }
+func (n *Node) Pos() source.Pos     { return n.parse().Pos }
 func (n *Node) Result() Result      { return n.result }
 func (n *Node) ResultText() string  { return n.outcome().ResultRaw }
 func (n *Node) Config() string      { return n.outcome().Config }
@@ -290,12 +299,12 @@ func (n *Node) Justification() string {
 	if n.kind != parser.Waiver {
 		return ""
 	}
-	return n.body
+	return n.parse().Body
 }
 
 // Body is the node's content, verbatim and dedented (a need's content
 // in sphinx-needs' terms).
-func (n *Node) Body() string { return n.body }
+func (n *Node) Body() string { return n.parse().Body }
 
 // Broken reports whether an error diagnostic is about the node itself: an
 // option or value of it, its ID, or one of its link entries. Such an

@@ -183,7 +183,7 @@ func (b *builder) giveReversed(reversed []Edge) {
 			if x.to != y.to {
 				return cmp.Compare(x.to, y.to)
 			}
-			return b.files.Compare(x.pos, y.pos)
+			return b.files.Compare(x.Pos(), y.Pos())
 		})
 	}
 }
