@@ -147,3 +147,17 @@ func (s *segSnapshot) release() {
 		}
 	}
 }
+
+// limitMemoryWhenPublished sets the memory limit (limitMemory) once the
+// background publishing of the tree's diagnostics is done: while it
+// runs, what it reads of the files (their texts, to place diagnostics)
+// is live, and a limit worked out from the live heap then was a tenth
+// higher than the tree needs.
+func (s *server) limitMemoryWhenPublished() {
+	s.mu.Lock()
+	for s.background > 0 && !s.closed {
+		s.cond.Wait()
+	}
+	s.mu.Unlock()
+	s.limitMemory()
+}

@@ -771,7 +771,7 @@ func (s *server) analyze(ctx context.Context) {
 			// Once the tree's diagnostics are out and the requests that
 			// waited for them can be answered: the collection it forces
 			// takes a third of a second on a large tree.
-			s.limitMemory()
+			go s.limitMemoryWhenPublished()
 		}
 	}
 }
