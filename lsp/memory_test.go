@@ -119,3 +119,31 @@ func TestEditLimit(t *testing.T) {
 		}
 	}
 }
+
+// The server sets its memory limit once the background publishing of
+// the tree's diagnostics is done, not while it runs.
+func TestLimitWaitsForPublishing(t *testing.T) {
+	restoreGC(t)
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	debug.SetMemoryLimit(math.MaxInt64)
+	s := newServer(Config{MemoryLimit: 1 << 40})
+	s.background = 1
+	done := make(chan struct{})
+	go func() {
+		s.limitMemoryWhenPublished()
+		close(done)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Fatalf("memory limit %d set while the background publishing runs", l)
+	}
+	s.mu.Lock()
+	s.background--
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	<-done
+	if l := debug.SetMemoryLimit(-1); l != 1<<40 {
+		t.Errorf("memory limit %d once the publishing is done, want %d", l, int64(1)<<40)
+	}
+}
