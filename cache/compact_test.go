@@ -37,6 +37,21 @@ func TestCompact(t *testing.T) {
 		if !reflect.DeepEqual(f, got) {
 			t.Fatalf("%s: not DeepEqual after compacting", f.Path)
 		}
+		// The slices carved from the arena's chunks are capped: an
+		// append by their user cannot write into the next file's.
+		if cap(got.Nodes) != len(got.Nodes) || cap(got.Diagnostics) != len(got.Diagnostics) || cap(got.Source.Lines()) != len(got.Source.Lines()) {
+			t.Fatalf("%s: a carved slice is not capped", f.Path)
+		}
+		for _, n := range got.Nodes {
+			if cap(n.Options) != len(n.Options) {
+				t.Fatalf("%s: options not capped", f.Path)
+			}
+			for _, o := range n.Options {
+				if cap(o.Links) != len(o.Links) {
+					t.Fatalf("%s: links not capped", f.Path)
+				}
+			}
+		}
 		// Every ID and title of the copy lies in one block, none in the
 		// original's memory.
 		lo, hi := uintptr(0), uintptr(0)
