@@ -192,6 +192,7 @@ type decoder struct {
 	sf   *source.File
 	last int64
 	bad  bool
+	ar   *arena // where the slices come from
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -347,7 +348,7 @@ func (d *decoder) nodes(opts *slab[parser.Option], links *slab[parser.Link]) []p
 	if !ok {
 		return nil
 	}
-	ns := make([]parser.Node, n)
+	ns := carve(d.ar, &d.ar.nodes, n, 2048)
 	for i := range ns {
 		if d.bad {
 			return nil
@@ -401,10 +402,16 @@ func (d *decoder) nodes(opts *slab[parser.Option], links *slab[parser.Link]) []p
 // strings share b's memory: b must not be changed afterwards. Any
 // inconsistency, including bytes left over, is an error; it never panics.
 func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
+	return decodeFileIn(b, sf, noArena)
+}
+
+// decodeFileIn is decodeFile with the File's slices carved from ar's
+// chunks.
+func decodeFileIn(b []byte, sf *source.File, ar *arena) (*parser.File, error) {
 	if len(b) == 0 {
 		return nil, errCorrupt
 	}
-	d := &decoder{s: unsafe.String(&b[0], len(b)), sf: sf}
+	d := &decoder{s: unsafe.String(&b[0], len(b)), sf: sf, ar: ar}
 	bad := &d.bad
 	total := func() int {
 		v := d.uvarint()
@@ -421,9 +428,9 @@ func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
 	if d.bad {
 		return nil, errCorrupt
 	}
-	opts.s = make([]parser.Option, nOpt)
-	links.s = make([]parser.Link, nLink)
-	rels.s = make([]diag.Related, nRel)
+	opts.s = carve(ar, &ar.opts, nOpt, 4096)
+	links.s = carve(ar, &ar.links, nLink, 4096)
+	rels.s = carve(ar, &ar.rels, nRel, 1024)
 
 	f := &parser.File{Path: sf.Name(), Source: sf}
 	f.Nodes = d.nodes(&opts, &links)
@@ -434,7 +441,7 @@ func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
 		return nil, errCorrupt
 	}
 	if n, ok := d.count(); ok && !d.bad {
-		f.Diagnostics = make(diag.List, n)
+		f.Diagnostics = carve(ar, (*[]diag.Diagnostic)(&ar.diags), n, 1024)
 		for i := range f.Diagnostics {
 			if d.bad {
 				return nil, errCorrupt
@@ -482,7 +489,7 @@ func decodeFile(b []byte, sf *source.File) (*parser.File, error) {
 	}
 	var lines []int32
 	if n, ok := d.count(); ok && !d.bad {
-		lines = make([]int32, n)
+		lines = carve(ar, &ar.lines, n, 1<<16)
 		prev := uint64(0)
 		for i := range lines {
 			prev += d.uvarint()

@@ -17,6 +17,9 @@ type cached struct {
 	// changed is set when a file's bytes are not what a scan of the tree
 	// read: then a report of this run belongs to no version of the tree.
 	changed atomic.Bool
+	// compact: a file parsed is returned as its entry holds it
+	// (Options.Compact).
+	compact bool
 }
 
 func (p *cached) Parse(sf *source.File, sum *[32]byte, read func() ([]byte, error)) *parser.File {
@@ -42,6 +45,9 @@ func (p *cached) Parse(sf *source.File, sum *[32]byte, read func() ([]byte, erro
 		p.changed.Store(true)
 	}
 	f := parser.ParseFile(sf, src, p.cfg)
+	if p.compact {
+		return p.c.StoreCompact(&s, f, sf)
+	}
 	p.c.Store(&s, f)
 	return f
 }

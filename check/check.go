@@ -92,6 +92,11 @@ type Options struct {
 	// AllowEmpty: a tree without any requirement is no error
 	// (--allow-empty; seg.toml's allow_empty does the same).
 	AllowEmpty bool
+	// Compact holds every file parsed as the parse cache holds it
+	// (cache.Compact), for a process that keeps the parses (the language
+	// server's Live): a little more work a file parsed, and its text is
+	// not kept through the parse.
+	Compact bool
 }
 
 // Stats is what the parse cache did in one run.
@@ -158,9 +163,13 @@ func (t *Tree) Run(o Options) (*Check, Stats, error) {
 // figures.
 func (t *Tree) parser(o Options) (Parser, func(int) Stats) {
 	if o.Cache == nil || o.Cache.Overlaps(t.Root) {
-		return Plain{t.Config.Parser}, func(n int) Stats { return Stats{Files: n, Misses: n} }
+		var p Parser = Plain{t.Config.Parser}
+		if o.Compact {
+			p = compactPlain{t.Config.Parser}
+		}
+		return p, func(n int) Stats { return Stats{Files: n, Misses: n} }
 	}
-	cp := &cached{c: o.Cache, cfg: t.Config.Parser}
+	cp := &cached{c: o.Cache, cfg: t.Config.Parser, compact: o.Compact}
 	return cp, func(n int) Stats {
 		o.Cache.Finish()
 		return o.Cache.Stats(n)

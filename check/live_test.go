@@ -250,6 +250,9 @@ type liveHow struct {
 	// renames: two edits in three rename an ID in its place in the ID
 	// order, or make a link name such an ID (segtest.Rename).
 	renames bool
+
+	// compact: the live check holds its parses compacted (Options.Compact).
+	compact bool
 }
 
 // liveSession runs one session of edits on the tree disk (path ->
@@ -269,7 +272,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var o check.Options
+	o := check.Options{Compact: how.compact}
 	if how.cached {
 		o.Cache = cache.Open(t.TempDir(), "test", tr.Config.Parser)
 	}

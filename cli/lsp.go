@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -39,7 +40,12 @@ func runLsp(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 	if len(o.args) == 1 {
 		cfg.Root = o.args[0]
 	}
-	cfg.Open = func(root string) (*check.Tree, check.Options, error) { return open(root, o) }
+	cfg.Open = func(root string) (*check.Tree, check.Options, error) {
+		t, co, err := open(root, o)
+		// The server keeps every parse for as long as it runs.
+		co.Compact = true
+		return t, co, err
+	}
 	if o.at != "" {
 		cfg.At, _ = time.Parse(time.DateOnly, o.at)
 	}
@@ -50,6 +56,17 @@ func runLsp(args []string, stdout, stderr io.Writer) (int, check.Stats, error) {
 			pprof.StartCPUProfile(f)
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
+	}
+	// SEG_LSP_MEMPROFILE=FILE writes a heap profile when the session
+	// ends (what is live then, and what was allocated), for the same.
+	if p := os.Getenv("SEG_LSP_MEMPROFILE"); p != "" {
+		defer func() {
+			if f, err := os.Create(p); err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
 	}
 	lsp.LazyStartUp()
 	return lsp.Serve(context.Background(), stdio{stdin, stdout}, cfg), check.Stats{}, nil

@@ -323,7 +323,7 @@ func (b *builder) setOut(n *Node, start int) {
 			if x.to != y.to {
 				return cmp.Compare(x.to, y.to)
 			}
-			return b.files.Compare(x.pos, y.pos)
+			return b.files.Compare(x.Pos(), y.Pos())
 		})
 	}
 	if len(out) == 0 {
@@ -455,7 +455,10 @@ func (b *builder) fill(nn *Node, i int, n *parser.Node, shadow, parent string) {
 		nn.need = b.needs.Type(n.Directive) != nil
 		nn.parent = parent
 		if nn.need && !n.External && !n.Imported {
-			nn.parts, nn.partsKnown = parser.NeedParts(n.Body), true
+			nn.partsKnown = true
+			if parts := parser.NeedParts(n.Body); parts != nil {
+				nn.moreData().Parts = parts
+			}
 		}
 	}
 }
@@ -484,15 +487,17 @@ func initNode(g *Node, index int, n *parser.Node) {
 	g.index = index
 	g.id = n.ID
 	g.kind = n.Kind
-	g.directive = n.Directive
-	g.title = n.Title
-	g.pos = n.Pos
+	g.pn = n
 	g.broken = n.Broken
 	g.revision = n.Revision
 	g.fromResults = n.FromResults
-	g.caseNames = n.CaseNames
-	g.body = n.Body
 	g.external = n.External
+	var oc *outcomeData
+	if n.Kind == parser.Outcome {
+		oc = &outcomeData{CaseNames: n.CaseNames}
+		g.oc = oc
+	}
+	resultRaw := ""
 	for i, o := range n.Options {
 		if repeated(n.Options, i) {
 			continue // a repeated option was reported by the parser; the first counts
@@ -500,14 +505,16 @@ func initNode(g *Node, index int, n *parser.Node) {
 		switch {
 		case o.Name == "id":
 		case n.Kind == parser.Outcome && o.Name == "result":
-			g.resultRaw = o.Value
+			resultRaw = o.Value
+			oc.ResultRaw = o.Value
 		case n.Kind == parser.Outcome && o.Name == "config":
-			g.config = o.Value
+			oc.Config = o.Value
 		case n.Kind == parser.Waiver && o.Name == "expires":
-			g.hasExpires = true
-			g.expiresText = strings.TrimSpace(o.Value)
-			if t, err := time.Parse(time.DateOnly, g.expiresText); err == nil {
-				g.expires, g.expiresOK = t, true
+			m := g.moreData()
+			m.HasExpires = true
+			m.ExpiresText = strings.TrimSpace(o.Value)
+			if t, err := time.Parse(time.DateOnly, m.ExpiresText); err == nil {
+				m.Expires, m.ExpiresOK = t, true
 			}
 		case n.Kind == parser.Implementation && o.Name == "source":
 			g.sources = o.Value
@@ -518,15 +525,22 @@ func initNode(g *Node, index int, n *parser.Node) {
 			if v := strings.TrimSpace(o.Value); parser.ValidMaxAge(v) {
 				g.maxAge, _ = strconv.Atoi(v)
 			}
-		case (n.Kind == parser.Outcome || n.Kind == parser.Waiver) && o.Name == "date":
-			g.hasDate = true
+		case n.Kind == parser.Outcome && o.Name == "date":
+			oc.HasDate = true
 			if t, err := time.Parse(time.DateOnly, strings.TrimSpace(o.Value)); err == nil {
-				g.date, g.dateOK = t, true
+				oc.Date, oc.DateOK = t, true
+			}
+		case n.Kind == parser.Waiver && o.Name == "date":
+			m := g.moreData()
+			m.HasDate = true
+			if t, err := time.Parse(time.DateOnly, strings.TrimSpace(o.Value)); err == nil {
+				m.Date, m.DateOK = t, true
 			}
 		case n.Kind == parser.Waiver && o.Name == "cases":
-			g.casesPos = o.Pos
+			m := g.moreData()
+			m.CasesPos = o.Pos
 			for _, l := range o.Links {
-				g.waiverCases = append(g.waiverCases, l.ID)
+				m.WaiverCases = append(m.WaiverCases, l.ID)
 			}
 		case o.Links != nil:
 			// a link option (of a need: every link type of the project)
@@ -536,7 +550,15 @@ func initNode(g *Node, index int, n *parser.Node) {
 			}
 		}
 	}
-	g.result = ParseResult(strings.TrimSpace(g.resultRaw))
+	g.result = ParseResult(strings.TrimSpace(resultRaw))
+}
+
+// moreData is g's moreData, made when it has none.
+func (g *Node) moreData() *moreData {
+	if g.more == nil {
+		g.more = &moreData{}
+	}
+	return g.more
 }
 
 // listedBefore reports whether links[j] names a target an earlier entry
@@ -607,7 +629,7 @@ func (b *builder) links(from int32, n *parser.Node, targets []int32) {
 					Message: fmt.Sprintf(":%s: must name %s, but %q is %s", o.Name, want, l.ID, diag.Article(target.kind.String())),
 					Detail:  "A link to a node of the wrong kind adds no edge.",
 					Span:    l.Span,
-					Related: []diag.Related{{Span: source.At(target.pos), Message: fmt.Sprintf("%q is defined here", l.ID)}},
+					Related: []diag.Related{{Span: source.At(target.Pos()), Message: fmt.Sprintf("%q is defined here", l.ID)}},
 				})
 				g.open = append(g.open, OpenLink{from: from, option: o.Name, link: l, reason: WrongKind})
 				g.nodes[from].broken = true
@@ -652,7 +674,7 @@ func (b *builder) nodeWarnings(n *Node) {
 				Code:    CodeOrphanTest,
 				Message: fmt.Sprintf("test specification %q verifies no requirement", n.id),
 				Detail:  "A test specification without a :verifies: edge to a requirement is evidence for nothing.",
-				Span:    source.At(n.pos),
+				Span:    source.At(n.Pos()),
 			})
 		}
 	}

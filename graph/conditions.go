@@ -250,7 +250,7 @@ func (f condFields) docname() string {
 	if f.b.needs != nil {
 		root = f.b.needs.DocRoot
 	}
-	return needs.Docname(root, f.b.files.Position(f.n.pos).Filename)
+	return needs.Docname(root, f.b.files.Position(f.n.Pos()).Filename)
 }
 
 // Field is the target's field name as the project's one field model
@@ -271,8 +271,8 @@ type condView struct{ f condFields }
 
 func (v condView) Core() needs.NeedCore {
 	n, p := v.f.n, v.f.p
-	pos := v.f.b.files.Position(n.pos)
-	c := needs.NeedCore{ID: n.id, Type: n.directive, Title: n.title, Docname: v.f.docname(),
+	pos := v.f.b.files.Position(n.Pos())
+	c := needs.NeedCore{ID: n.id, Type: n.Directive(), Title: n.Title(), Docname: v.f.docname(),
 		Doctype: path.Ext(pos.Filename), Lineno: pos.Line, External: n.external, ParentNeed: n.parent}
 	if p != nil {
 		c.Content, c.HasContent = p.Body, true

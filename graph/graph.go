@@ -128,61 +128,53 @@ func ParseResult(s string) Result {
 }
 
 // Node is one node of the graph. Its methods only read.
+//
+// A large tree has hundreds of thousands of nodes, and a language
+// server holds two graphs while it analyses an edit: what only one kind
+// of node has (an outcome's options, a waiver's) is behind a pointer, nil
+// for the other kinds, and the flags sit together.
 type Node struct {
-	index     int
-	id        string
-	kind      parser.Kind
-	directive string
-	title     string
-	// body is the directive's content, verbatim and dedented: a
-	// waiver's justification, a need's content.
-	body  string
-	pos   source.Pos
-	attrs []Attr
-
-	// outcome
-	result    Result
-	resultRaw string
-	config    string
-	// waiver
-	expires     time.Time
-	hasExpires  bool
-	expiresOK   bool
-	expiresText string
-	// implementation
-	sources string
-	// test
-	cases string
-	// sphinx-needs: the node is a need (its directive is a need type), and
-	// the ID of the node whose body holds it ("" at the top level)
-	need     bool
-	external bool
-	parent   string
-	// parts are the need parts a need of the tree defines (parser.NeedParts),
-	// sorted; partsKnown is false where seg cannot tell (a need of
+	index int
+	id    string
+	kind  parser.Kind
+	// outcome: its :result:
+	result Result
+	// sphinx-needs: the node is a need (its directive is a need type);
+	// partsKnown is false where seg cannot tell a need's parts (a need of
 	// another project, a node that is no need).
-	parts      []string
+	need       bool
+	external   bool
 	partsKnown bool
 	// broken: an error diagnostic is about the node itself (its options,
 	// its ID, one of its link entries)
 	broken bool
 	// shadow marks an outcome kept though no link can reach it (no :id:,
 	// or an ID defined before): its ID is a name shadowID made.
-	shadow   bool
-	revision uint64
-	// outcome and waiver: :date:
-	date    time.Time
-	hasDate bool
-	dateOK  bool
-	// test: :max-age:, in days (0 when absent or invalid)
-	maxAge    int
-	hasMaxAge bool
-	// waiver: its :cases: patterns, and where they are written
-	waiverCases []string
-	casesPos    source.Pos
-	// outcome from a results file, and the names of its case
+	shadow bool
+	// outcome from a results file (its case's names are in oc)
 	fromResults bool
-	caseNames   []string
+	// test: :max-age: is written (maxAge is 0 when it is not a positive
+	// whole number)
+	hasMaxAge bool
+	// pn is the node's parse: its directive, title, position and body
+	// (the directive's content, verbatim and dedented: a waiver's
+	// justification, a need's content) are read there. Parses are never
+	// changed once made, and the graph's builder holds them anyway.
+	pn    *parser.Node
+	attrs []Attr
+	// sphinx-needs: the ID of the node whose body holds it ("" at the top
+	// level)
+	parent   string
+	revision uint64
+	// implementation: :source:
+	sources string
+	// test: :cases:, and :max-age: in days
+	cases  string
+	maxAge int
+	// oc is an outcome's (nil for other nodes), more a waiver's and a
+	// need's parts (nil when there are none).
+	oc   *outcomeData
+	more *moreData
 
 	// out are the node's own edges, sorted by (type, target, position);
 	// in points at the edges into it, in (source, type, target, position)
@@ -193,6 +185,66 @@ type Node struct {
 	in  []*Edge
 }
 
+// outcomeData is what an outcome node has of its own. (Its fields are
+// exported so that tests comparing graphs field by field read them.)
+type outcomeData struct {
+	ResultRaw string // :result: as written
+	Config    string
+	// Date is :date:, HasDate that one is written, DateOK that it is a
+	// valid date.
+	Date            time.Time
+	HasDate, DateOK bool
+	// CaseNames are the names of the results case it was made from.
+	CaseNames []string
+}
+
+// moreData is what a waiver has of its own, and a need's parts.
+type moreData struct {
+	Expires               time.Time
+	HasExpires, ExpiresOK bool
+	ExpiresText           string
+	// Date is the waiver's :date:, as outcomeData's.
+	Date            time.Time
+	HasDate, DateOK bool
+	// WaiverCases are its :cases: patterns, CasesPos where they are
+	// written.
+	WaiverCases []string
+	CasesPos    source.Pos
+	// Parts are the need parts a need of the tree defines
+	// (parser.NeedParts), sorted.
+	Parts []string
+}
+
+// noOutcome and noMore stand for the data of a node that has none.
+var (
+	noOutcome outcomeData
+	noMore    moreData
+)
+
+// noParse stands for the parse of a node made without one (in tests).
+var noParse parser.Node
+
+func (n *Node) parse() *parser.Node {
+	if n.pn == nil {
+		return &noParse
+	}
+	return n.pn
+}
+
+func (n *Node) outcome() *outcomeData {
+	if n.oc == nil {
+		return &noOutcome
+	}
+	return n.oc
+}
+
+func (n *Node) extra() *moreData {
+	if n.more == nil {
+		return &noMore
+	}
+	return n.more
+}
+
 // Attr is an extra option kept as a plain attribute (config extra_options).
 type Attr struct {
 	Name, Value string
@@ -201,19 +253,19 @@ type Attr struct {
 func (n *Node) Index() int          { return n.index }
 func (n *Node) ID() string          { return n.id }
 func (n *Node) Kind() parser.Kind   { return n.kind }
-func (n *Node) Directive() string   { return n.directive }
-func (n *Node) Title() string       { return n.title }
-func (n *Node) Pos() source.Pos     { return n.pos }
+func (n *Node) Directive() string   { return n.parse().Directive }
+func (n *Node) Title() string       { return n.parse().Title }
+func (n *Node) Pos() source.Pos     { return n.parse().Pos }
 func (n *Node) Result() Result      { return n.result }
-func (n *Node) ResultText() string  { return n.resultRaw }
-func (n *Node) Config() string      { return n.config }
+func (n *Node) ResultText() string  { return n.outcome().ResultRaw }
+func (n *Node) Config() string      { return n.outcome().Config }
 func (n *Node) Sources() string     { return n.sources }
 func (n *Node) Cases() string       { return n.cases }
-func (n *Node) ExpiresText() string { return n.expiresText }
+func (n *Node) ExpiresText() string { return n.extra().ExpiresText }
 func (n *Node) Attrs() []Attr       { return append([]Attr(nil), n.attrs...) }
-func (n *Node) HasExpires() bool    { return n.hasExpires }
-func (n *Node) ExpiresValid() bool  { return n.expiresOK }
-func (n *Node) Expires() time.Time  { return n.expires }
+func (n *Node) HasExpires() bool    { return n.extra().HasExpires }
+func (n *Node) ExpiresValid() bool  { return n.extra().ExpiresOK }
+func (n *Node) Expires() time.Time  { return n.extra().Expires }
 func (n *Node) InDegree() int       { return len(n.in) }
 func (n *Node) OutDegree() int      { return len(n.out) }
 func (n *Node) String() string      { return n.id }
@@ -225,14 +277,20 @@ func (n *Node) Revision() uint64 { return n.revision }
 
 // Date is an outcome's or waiver's :date: (the day it was observed or
 // granted): has reports that one is written, ok that it is a valid date.
-func (n *Node) Date() (day time.Time, has, ok bool) { return n.date, n.hasDate, n.dateOK }
+func (n *Node) Date() (day time.Time, has, ok bool) {
+	if n.oc != nil {
+		return n.oc.Date, n.oc.HasDate, n.oc.DateOK
+	}
+	m := n.extra()
+	return m.Date, m.HasDate, m.DateOK
+}
 
 // MaxAge is a test's :max-age: in days: has reports that one is written,
 // and days is 0 when it is not a positive whole number.
 func (n *Node) MaxAge() (days int, has bool) { return n.maxAge, n.hasMaxAge }
 
 // WaiverCases are a waiver's :cases: patterns (nil when it has none).
-func (n *Node) WaiverCases() []string { return append([]string(nil), n.waiverCases...) }
+func (n *Node) WaiverCases() []string { return append([]string(nil), n.extra().WaiverCases...) }
 
 // FromResults reports whether the node is an outcome made from a test
 // results file.
@@ -240,7 +298,7 @@ func (n *Node) FromResults() bool { return n.fromResults }
 
 // CaseNames are the names of the results case an outcome was made from
 // (nil for a hand-written outcome).
-func (n *Node) CaseNames() []string { return append([]string(nil), n.caseNames...) }
+func (n *Node) CaseNames() []string { return append([]string(nil), n.outcome().CaseNames...) }
 
 // Justification is a waiver's content, dedented: why the failure it
 // excuses is accepted; "" for other nodes (Body has their content).
@@ -248,12 +306,12 @@ func (n *Node) Justification() string {
 	if n.kind != parser.Waiver {
 		return ""
 	}
-	return n.body
+	return n.parse().Body
 }
 
 // Body is the node's content, verbatim and dedented (a need's content
 // in sphinx-needs' terms).
-func (n *Node) Body() string { return n.body }
+func (n *Node) Body() string { return n.parse().Body }
 
 // Broken reports whether an error diagnostic is about the node itself: an
 // option or value of it, its ID, or one of its link entries. Such an

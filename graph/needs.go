@@ -44,7 +44,7 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *needs.LinkType, ki
 			})
 		}
 		to, part, ok := needs.Resolve(l.ID, l.Part, g.byID)
-		noPart := ok && part != "" && g.nodes[to].partsKnown && !slices.Contains(g.nodes[to].parts, part)
+		noPart := ok && part != "" && g.nodes[to].partsKnown && !slices.Contains(g.nodes[to].extra().Parts, part)
 		if noPart {
 			// sphinx-needs reports a link to a part its need does not
 			// define as it reports a link to no need (needs.link_outgoing).
@@ -55,7 +55,7 @@ func (b *builder) needLinks(from int32, o *parser.Option, lt *needs.LinkType, ki
 			b.diag(diag.Diagnostic{
 				Code:    CodeUnresolvedLink,
 				Message: fmt.Sprintf("unresolved link %q: need %q has no part %q", l.Address(), l.ID, part),
-				Detail:  fmt.Sprintf("A need's parts are the :need_part: (:np:) roles in its content, \"(ID)text\" for the part ID; %q defines %s. This entry of :%s: adds no edge.", l.ID, partList(g.nodes[to].parts), o.Name),
+				Detail:  fmt.Sprintf("A need's parts are the :need_part: (:np:) roles in its content, \"(ID)text\" for the part ID; %q defines %s. This entry of :%s: adds no edge.", l.ID, partList(g.nodes[to].extra().Parts), o.Name),
 				Span:    l.Span,
 			})
 			g.open = append(g.open, OpenLink{from: from, option: o.Name, link: *l, reason: Unresolved})
@@ -183,7 +183,7 @@ func (b *builder) giveReversed(reversed []Edge) {
 			if x.to != y.to {
 				return cmp.Compare(x.to, y.to)
 			}
-			return b.files.Compare(x.pos, y.pos)
+			return b.files.Compare(x.Pos(), y.Pos())
 		})
 	}
 }

@@ -53,11 +53,12 @@ func (g *Graph) WaiversOf(o *Node, testWaivers []*Node) []*Node {
 // outcome o of it: w has no :cases:, or o was made from a results case
 // one of whose names matches one of them.
 func Covers(w, o *Node) bool {
-	if len(w.waiverCases) == 0 {
+	cases := w.extra().WaiverCases
+	if len(cases) == 0 {
 		return true
 	}
-	for _, p := range w.waiverCases {
-		for _, name := range o.caseNames {
+	for _, p := range cases {
+		for _, name := range o.outcome().CaseNames {
 			if results.Match(p, name) {
 				return true
 			}
@@ -84,12 +85,12 @@ func (b *builder) waiverWarnings(n *Node) {
 			namesTest = true
 		}
 	}
-	if len(n.waiverCases) > 0 && !namesTest {
+	if len(n.extra().WaiverCases) > 0 && !namesTest {
 		b.diag(diag.Diagnostic{
 			Code:    CodeCasesNotAllowed,
 			Message: fmt.Sprintf("waiver %q has :cases: but names no test specification", n.id),
 			Detail:  ":cases: picks which outcomes of a test specification a waiver excuses; name the test specification in :excuses:, or remove :cases:.",
-			Span:    source.At(n.casesPos),
+			Span:    source.At(n.extra().CasesPos),
 		})
 		n.broken = true
 	}

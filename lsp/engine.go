@@ -320,7 +320,7 @@ func (s *segSnapshot) view(file string) *fileView {
 	case s.srcs[file] != nil:
 		// The tree's files are read without their byte order mark, as an
 		// editor shows them.
-		v.text = s.srcs[file].Source()
+		v.text = s.srcs[file].Text()
 	default:
 		v.text = s.readDisk(file)
 	}

@@ -17,8 +17,9 @@ func TestStartUpStep(t *testing.T) {
 		{0, 0, keepWatching},
 		{0, 300 << 20, keepWatching},
 		{0, 450 << 20, keepWatching},
-		{0, 450<<20 + 1, backToDefault},
-		{1, 800 << 20, stopWatching}, // the server's forced collection: its settings now
+		{0, 675 << 20, keepWatching},
+		{0, 675<<20 + 1, backToDefault}, // over three quarters of the limit
+		{1, 800 << 20, stopWatching},    // the server's forced collection: its settings now
 		{2, 10 << 20, stopWatching},
 	} {
 		if got := startUpStep(c.forced, c.live, limit); got != c.want {
@@ -93,5 +94,56 @@ func TestStartUpFallsBack(t *testing.T) {
 	}
 	if pct := debug.SetGCPercent(100); pct != 100 {
 		t.Errorf("GC percent %d after falling back, want 100", pct)
+	}
+}
+
+// The limit the server edits under: three times the live heap within
+// 64 MB and memoryCeiling (or the configured one), and never under one
+// and a half times the live heap.
+func TestEditLimit(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		live, configured, want int64
+	}{
+		{1 * mb, 0, 64 * mb},
+		{50 * mb, 0, 150 * mb},
+		{200 * mb, 0, 600 * mb},
+		{300 * mb, 0, memoryCeiling},
+		{400 * mb, 0, memoryCeiling}, // a 61,105-requirement tree
+		{500 * mb, 0, 750 * mb},      // one and a half times the live heap
+		{100 * mb, 200 * mb, 200 * mb},
+		{200 * mb, 200 * mb, 300 * mb},
+	} {
+		if got := editLimit(c.live, c.configured); got != c.want {
+			t.Errorf("editLimit(%d MB, %d MB) = %d MB, want %d MB", c.live/mb, c.configured/mb, got/mb, c.want/mb)
+		}
+	}
+}
+
+// The server sets its memory limit once the background publishing of
+// the tree's diagnostics is done, not while it runs.
+func TestLimitWaitsForPublishing(t *testing.T) {
+	restoreGC(t)
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	debug.SetMemoryLimit(math.MaxInt64)
+	s := newServer(Config{MemoryLimit: 1 << 40})
+	s.background = 1
+	done := make(chan struct{})
+	go func() {
+		s.limitMemoryWhenPublished()
+		close(done)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Fatalf("memory limit %d set while the background publishing runs", l)
+	}
+	s.mu.Lock()
+	s.background--
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	<-done
+	if l := debug.SetMemoryLimit(-1); l != 1<<40 {
+		t.Errorf("memory limit %d once the publishing is done, want %d", l, int64(1)<<40)
 	}
 }

@@ -771,7 +771,7 @@ func (s *server) analyze(ctx context.Context) {
 			// Once the tree's diagnostics are out and the requests that
 			// waited for them can be answered: the collection it forces
 			// takes a third of a second on a large tree.
-			s.limitMemory()
+			go s.limitMemoryWhenPublished()
 		}
 	}
 }
@@ -819,9 +819,8 @@ func (s *server) announce(snap snapshot) {
 // edit makes a new graph next to the old one; by default the collector
 // runs whenever the heap has doubled since the last run, which for a
 // large tree is every few edits, each time marking the whole tree. With
-// a memory limit instead (three times the live heap, at least 64 MB, at
-// most memoryCeiling unless the live heap needs more), it runs when the limit
-// nears: less often, and the process stays under the limit. GOGC or
+// a memory limit instead (editLimit), it runs when the limit nears:
+// less often, and the process stays under the limit. GOGC or
 // GOMEMLIMIT in the environment are the user's choice and left alone.
 func (s *server) limitMemory() {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" || s.cfg.MemoryLimit < 0 {
@@ -830,12 +829,8 @@ func (s *server) limitMemory() {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	limit := editLimit(int64(ms.HeapAlloc), s.cfg.MemoryLimit)
 	live := int64(ms.HeapAlloc)
-	limit := min(max(3*live, 64<<20), memoryCeiling)
-	if s.cfg.MemoryLimit > 0 {
-		limit = s.cfg.MemoryLimit
-	}
-	limit = max(limit, 2*live)
 	debug.SetMemoryLimit(limit)
 	debug.SetGCPercent(-1)
 	s.log.Printf("tree read: %d MB live, memory limit %d MB", live>>20, limit>>20)
@@ -977,6 +972,9 @@ func (s *server) publishFile(snap snapshot, f string, set settings, enc encoding
 		time.Sleep(backgroundPause)
 	}
 	diags := s.lspDiagnostics(snap, f, set, enc, s.isOpen(f))
+	if r, ok := snap.(releaser); ok {
+		r.release()
+	}
 	key, _ := protocol.Marshal(diags)
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()

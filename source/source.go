@@ -216,6 +216,22 @@ func (f *File) Source() []byte {
 	return f.src
 }
 
+// Text is f's text as Source has it, except that a text read again is
+// not kept: for a long-lived reader (the language server's view of a
+// file) that holds it only as long as it needs it, where Source would
+// keep every file it was asked for in memory for good.
+func (f *File) Text() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done || f.read == nil {
+		return f.src
+	}
+	if b, err := f.read(); err == nil {
+		return b
+	}
+	return nil
+}
+
 // Position resolves byte offset off of f.
 func (f *File) Position(off int) Position {
 	p := Position{Filename: f.name, Offset: off}
