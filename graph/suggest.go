@@ -61,24 +61,9 @@ const lowerIndexAfter = 8
 
 func newSuggester(g *Graph) *suggester {
 	s := &suggester{g: g}
-	longest := 0
+	s.byLength()
 	for i := range g.nodes {
-		longest = max(longest, len(g.nodes[i].id))
-	}
-	s.start = make([]int32, longest+2)
-	for i := range g.nodes {
-		s.start[len(g.nodes[i].id)+1]++
-	}
-	for n := 1; n < len(s.start); n++ {
-		s.start[n] += s.start[n-1]
-	}
-	next := append([]int32(nil), s.start[:longest+1]...)
-	s.byLen = make([]int32, len(g.nodes))
-	for i := range g.nodes {
-		id := g.nodes[i].id
-		s.byLen[next[len(id)]] = int32(i)
-		next[len(id)]++
-		if !isASCII(id) {
+		if !isASCII(g.nodes[i].id) {
 			s.nonASCII = append(s.nonASCII, int32(i))
 		}
 	}

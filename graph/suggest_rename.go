@@ -62,8 +62,8 @@ func (s *suggester) renamed(g *Graph, renames []rename) *suggester {
 	return n
 }
 
-// byLength makes the length buckets (byLen, start) of s's graph, as
-// newSuggester does.
+// byLength makes the length buckets (byLen, start) of s's graph: a new
+// suggester's, and a renamed graph's when the lengths moved.
 func (s *suggester) byLength() {
 	g := s.g
 	longest := 0
