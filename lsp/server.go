@@ -829,8 +829,8 @@ func (s *server) limitMemory() {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	limit := editLimit(int64(ms.HeapAlloc), s.cfg.MemoryLimit)
 	live := int64(ms.HeapAlloc)
+	limit := editLimit(live, s.cfg.MemoryLimit)
 	debug.SetMemoryLimit(limit)
 	debug.SetGCPercent(-1)
 	s.log.Printf("tree read: %d MB live, memory limit %d MB", live>>20, limit>>20)
