@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"sort"
 
 	"github.com/seg-trace/seg/diag"
@@ -207,21 +208,23 @@ func scan(src Source, emit func(*Case)) diag.List {
 		return diag.List{invalid(src.File.Whole(), "%v", bare(err))}
 	}
 	defer rc.Close()
-	r := bufio.NewReaderSize(rc, sniffWindow)
+	head, f, err := sniff(rc)
+	if err != nil {
+		return diag.List{invalid(src.File.Mark(1, 1), "%v", bare(err))}
+	}
 	bom := 0
-	if b, _ := r.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		r.Discard(3)
+	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
+		head = head[3:]
 		bom = 3
 	}
+	// The readers go on from the bytes sniff read: a buffer of the
+	// default size, not one as large as the window sniff may need.
+	r := bufio.NewReader(io.MultiReader(bytes.NewReader(head), rc))
 	runs := map[string]int32{}
 	numbered := func(c *Case) {
 		runs[c.Name]++
 		c.Run = int(runs[c.Name])
 		emit(c)
-	}
-	f, err := sniff(r)
-	if err != nil {
-		return diag.List{invalid(src.File.Mark(1, 1), "%v", bare(err))}
 	}
 	switch f {
 	case formatJUnit:
@@ -258,18 +261,23 @@ const (
 // plain text (compiler output of `go test -json 2>&1`).
 const sniffWindow = 1 << 20
 
-// sniff tells the format from the first bytes of r (whose buffer holds
-// sniffWindow bytes), which it leaves unread.
-func sniff(r *bufio.Reader) (format, error) {
-	for n := 512; ; n *= 2 {
-		n = min(n, sniffWindow)
-		head, err := r.Peek(n)
-		if err != nil && err != io.EOF {
-			return formatUnknown, err
+// sniff reads the start of rc until it tells the format: at most
+// sniffWindow bytes, read in steps that double from 512, so a small file
+// costs a small buffer. It returns what it read (a byte-order mark
+// included) for the reader to go on from.
+func sniff(rc io.Reader) ([]byte, format, error) {
+	var head []byte
+	for n := 512; ; n = min(2*n, sniffWindow) {
+		head = slices.Grow(head, n-len(head))
+		m, err := io.ReadFull(rc, head[len(head):n])
+		head = head[:len(head)+m]
+		whole := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !whole {
+			return nil, formatUnknown, err
 		}
-		f := sniffBytes(head, len(head) < n)
-		if f != formatUnknown || len(head) < n || n == sniffWindow {
-			return f, nil
+		f := sniffBytes(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), whole)
+		if f != formatUnknown || whole || n == sniffWindow {
+			return head, f, nil
 		}
 	}
 }

@@ -3,11 +3,14 @@ package results
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -227,6 +230,56 @@ func TestSniff(t *testing.T) {
 		if got := sniffBytes([]byte(in), true); got != want {
 			t.Errorf("sniff(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// sniff reads no more than it needs, in steps from 512 bytes up to the
+// window, and hands back every byte it read: go test -json output after
+// 700 KB of compiler text is found, after more than the window it is not,
+// and a byte-order mark does not hide the format.
+func TestSniffReadsInSteps(t *testing.T) {
+	plain := strings.Repeat("x.go:1:2: undefined: y\n", 700<<10/23)
+	for _, tc := range []struct {
+		in       string
+		want     format
+		readUpTo int // the most sniff may read
+	}{
+		{"", formatEmpty, 0},
+		{"\xef\xbb\xbf<testsuite/>", formatJUnit, 512},
+		{"<testsuite>" + strings.Repeat(" ", 5000) + "</testsuite>", formatJUnit, 512},
+		{plain + `{"Action":"start"}` + "\n", formatGoTest, 1 << 20},
+		{plain + plain + `{"Action":"start"}` + "\n", formatUnknown, 1 << 20},
+	} {
+		head, got, err := sniff(iotest.OneByteReader(strings.NewReader(tc.in)))
+		if err != nil || got != tc.want {
+			t.Errorf("sniff(%.20q…) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+		if !strings.HasPrefix(tc.in, string(head)) || len(head) > tc.readUpTo {
+			t.Errorf("sniff(%.20q…) read %d bytes (at most %d), not a prefix of the file", tc.in, len(head), tc.readUpTo)
+		}
+	}
+	// A stream whose first event comes after 700 KB of compiler text
+	// reads whole.
+	src := Source{Path: "go.json", Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader(plain + `{"Action":"pass","Package":"p","Test":"TestA"}` + "\n")), nil
+	}}
+	cases, diags := ReadCases(src)
+	if len(diags) != 0 || len(cases) != 1 || cases[0].Name != "p.TestA" {
+		t.Errorf("cases %+v, diagnostics %v", cases, diags)
+	}
+	// A small file costs a small buffer (it was the whole window once:
+	// a megabyte cleared for every results file of a run).
+	small := Source{Path: "j.xml", Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader(`<testsuite><testcase name="a"/></testsuite>`)), nil
+	}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 10 {
+		ReadCases(small)
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > 64<<10 {
+		t.Errorf("reading a 44-byte JUnit file allocates %d bytes", per)
 	}
 }
 
