@@ -267,6 +267,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 		writeFiles(t, view, disk)
 	}
 	writeFiles(t, live, disk)
+	shownOnDisk := maps(disk, nil) // what view holds
 
 	tr, err := check.Open(live, "")
 	if err != nil {
@@ -327,7 +328,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 			// live check.
 			p, text, exists := sourceEvent(how.events, disk)
 			write(p, text, exists)
-			syncView(t, view, maps(disk, buffers))
+			syncView(t, view, shownOnDisk, maps(disk, buffers))
 			compare(step, "source "+p)
 			continue
 		}
@@ -341,7 +342,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 				what = "touch " + p
 			}
 			write(p, text, exists)
-			syncView(t, view, maps(disk, buffers))
+			syncView(t, view, shownOnDisk, maps(disk, buffers))
 			compare(step, what)
 			continue
 		}
@@ -381,7 +382,7 @@ func liveSession(t *testing.T, r *rand.Rand, disk map[string]string, steps int, 
 			write(p, text, true)
 			l.Changed(p)
 		}
-		syncView(t, view, maps(disk, buffers))
+		syncView(t, view, shownOnDisk, maps(disk, buffers))
 		compare(step, what)
 	}
 }
@@ -503,23 +504,25 @@ func setDisk(t *testing.T, root string, disk map[string]string, p, text string, 
 	writeFiles(t, root, map[string]string{p: text})
 }
 
-// syncView makes the folder hold exactly files.
-func syncView(t *testing.T, root string, files map[string]string) {
+// syncView makes the folder hold exactly files, writing only the files
+// that differ from what it held after the last call (has, which it
+// updates; the folder is written by nothing else).
+func syncView(t *testing.T, root string, has, files map[string]string) {
 	t.Helper()
-	var have []string
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(root, p)
-			have = append(have, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	for _, p := range have {
+	for p := range has {
 		if _, ok := files[p]; !ok {
-			os.Remove(filepath.Join(root, filepath.FromSlash(p)))
+			if err := os.Remove(filepath.Join(root, filepath.FromSlash(p))); err != nil {
+				t.Fatal(err)
+			}
+			delete(has, p)
 		}
 	}
-	writeFiles(t, root, files)
+	for p, text := range files {
+		if old, ok := has[p]; !ok || old != text {
+			writeFiles(t, root, map[string]string{p: text})
+			has[p] = text
+		}
+	}
 }
 
 // The files a live check is given do not change: their parse is kept

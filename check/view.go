@@ -11,9 +11,8 @@ import (
 // narrowed check (Narrow) lists only those in its scope.
 func (c *Check) Requirements() []Requirement {
 	out := make([]Requirement, 0, len(c.Result.Verdicts))
-	for _, v := range c.Result.Verdicts {
-		n, _ := c.Graph.Lookup(v.ID)
-		r := Requirement{Node: n, Verdict: v}
+	for i, v := range c.Result.Verdicts {
+		r := Requirement{Node: c.Result.VerdictNode(c.Graph, i), Verdict: v}
 		if c.only == nil || c.only(r) {
 			out = append(out, r)
 		}
@@ -25,8 +24,12 @@ func (c *Check) Requirements() []Requirement {
 // shows.
 func (c *Check) Counts() Counts {
 	var n Counts
-	for _, r := range c.Requirements() {
-		switch r.Verdict.Status {
+	for i := range c.Result.Verdicts {
+		v := &c.Result.Verdicts[i]
+		if c.only != nil && !c.only(Requirement{Node: c.Result.VerdictNode(c.Graph, i), Verdict: *v}) {
+			continue
+		}
+		switch v.Status {
 		case evaluate.Satisfied:
 			n.Satisfied++
 		case evaluate.Failing:

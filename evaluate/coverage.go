@@ -59,8 +59,8 @@ func (r *Result) Coverage(g *graph.Graph, counts func(*graph.Node) bool) Coverag
 	byType := map[string]*TypeCoverage{}
 	for i := range r.Verdicts {
 		v := &r.Verdicts[i]
-		n, ok := g.Lookup(v.ID)
-		if !ok || counts != nil && !counts(n) {
+		n := r.VerdictNode(g, i)
+		if n == nil || counts != nil && !counts(n) {
 			continue
 		}
 		tc := byType[n.Directive()]

@@ -105,7 +105,9 @@ type Result struct {
 	// byNode maps a node's index to the requirement's position in
 	// Verdicts, or the test's in tests; -1 for other nodes.
 	byNode []int32
-	tests  [][]OutcomeEvidence // each test's outcomes' standing
+	// reqNodes is byNode the other way: the node index of each verdict.
+	reqNodes []int32
+	tests    [][]OutcomeEvidence // each test's outcomes' standing
 	// testFacts holds, while Evaluate runs, each test's outcomes as
 	// reasons (rules.go).
 	testFacts []*testFacts
@@ -128,6 +130,18 @@ func (r *Result) Verdict(n *graph.Node) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	return r.Verdicts[r.byNode[n.Index()]], true
+}
+
+// VerdictNode is the requirement Verdicts[i] decides, in g, the graph r
+// evaluated: by index, where a lookup by ID would hash every ID.
+func (r *Result) VerdictNode(g *graph.Graph, i int) *graph.Node {
+	if i < len(r.reqNodes) && int(r.reqNodes[i]) < g.Len() {
+		if n := g.Node(int(r.reqNodes[i])); n.ID() == r.Verdicts[i].ID {
+			return n
+		}
+	}
+	n, _ := g.Lookup(r.Verdicts[i].ID)
+	return n
 }
 
 // TestOutcomes is how every outcome confirming test t stands, in ID order
@@ -170,6 +184,7 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 	}
 	if len(reqs) > 0 {
 		r.Verdicts = make([]Verdict, len(reqs))
+		r.reqNodes = make([]int32, len(reqs))
 	}
 	r.tests = make([][]OutcomeEvidence, len(tests))
 	for i, t := range tests {
@@ -177,6 +192,7 @@ func EvaluateWith(g *graph.Graph, o Options) *Result {
 	}
 	for i, n := range reqs {
 		r.byNode[n.Index()] = int32(i)
+		r.reqNodes[i] = int32(n.Index())
 		r.Verdicts[i] = Verdict{ID: n.ID(), Leaf: g.IsLeaf(n)}
 	}
 	// A test's outcomes, a leaf's verdict and every requirement's evidence
@@ -300,7 +316,7 @@ func (r *Result) statuses(g *graph.Graph) {
 	for i := range r.Verdicts {
 		v := &r.Verdicts[i]
 		if v.Status = v.ownStatus(); v.Status == Failing {
-			n, _ := g.Lookup(v.ID)
+			n := r.VerdictNode(g, i)
 			work = append(work, n)
 		}
 	}

@@ -53,7 +53,7 @@ func update(g *graph.Graph, o Options, prev *Result, d graph.Delta) (*Result, bo
 		return EvaluateWith(g, o), false
 	}
 	e := newEvaluation(g, o)
-	r := &Result{At: e.at, byNode: prev.byNode, eval: e, opts: e.opts, gen: g.Generation(),
+	r := &Result{At: e.at, byNode: prev.byNode, reqNodes: prev.reqNodes, eval: e, opts: e.opts, gen: g.Generation(),
 		Verdicts: slices.Clone(prev.Verdicts), tests: slices.Clone(prev.tests)}
 
 	// The outcomes of the tests an edit touched, then what every test

@@ -64,6 +64,11 @@ func TestUpdateIsEvaluateWith(t *testing.T) {
 				b.earlier = append(b.earlier, old)
 				b.changed = append(b.changed, changedNodes(old, g))
 			}
+			for i, v := range res.Verdicts {
+				if n, _ := g.Lookup(v.ID); res.VerdictNode(g, i) != n {
+					t.Fatalf("seed %d step %d (%s): the node of verdict %d (%s) is %v, not %v", seed, step, what, i, v.ID, res.VerdictNode(g, i), n)
+				}
+			}
 			got := b.result(res)
 			if len(b.bad) > 0 {
 				t.Fatalf("seed %d step %d (%s): the update kept nodes or edges that changed: %v\ntree:\n%s", seed, step, what, b.bad, tr.With(nodes))

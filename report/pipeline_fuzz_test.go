@@ -22,6 +22,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -325,7 +326,9 @@ func lossClass(base, bad *check.Check, sp span) string {
 // block k at position pos.
 func corruptOutcome(t tree, blocks []span, k, pos int, v byte) (tree, span) {
 	sp := blocks[k%len(blocks)]
-	c := t.clone()
+	// Only the corrupted file is copied.
+	c := tree{names: t.names, files: maps.Clone(t.files), fixed: t.fixed}
+	c.files[sp.file] = slices.Clone(t.files[sp.file])
 	b := c.files[sp.file]
 	off := sp.start + pos%(sp.end-sp.start)
 	if v == 0xff {
@@ -337,18 +340,23 @@ func corruptOutcome(t tree, blocks []span, k, pos int, v byte) (tree, span) {
 }
 
 // checkOutcomeCorruption runs one corruption of an outcome of base (in
-// dir, a folder of its own) and returns the requirements that went from
-// unsatisfied to satisfied, with the loss class when there are any.
-func checkOutcomeCorruption(dir string, base tree, baseCheck *check.Check, k, pos int, v byte) (flipped []string, class string, red bool, err error) {
-	blocks := outcomeBlocks(base)
+// dir, a folder of its own that holds base's files, as it does again on
+// return: only the corrupted file is written) and returns the
+// requirements that went from unsatisfied to satisfied, with the loss
+// class when there are any.
+func checkOutcomeCorruption(dir string, base tree, blocks []span, baseCheck *check.Check, k, pos int, v byte) (flipped []string, class string, red bool, err error) {
 	if len(blocks) == 0 {
 		return nil, "", false, nil
 	}
 	bad, sp := corruptOutcome(base, blocks, k, pos, v)
-	if err := bad.write(dir); err != nil {
+	p := filepath.Join(dir, filepath.FromSlash(sp.file))
+	if err := os.WriteFile(p, bad.files[sp.file], 0o644); err != nil {
 		return nil, "", false, err
 	}
 	badCheck, err := checkDir(dir)
+	if err := os.WriteFile(p, base.files[sp.file], 0o644); err != nil {
+		return nil, "", false, err
+	}
 	if err != nil {
 		return nil, "", false, err
 	}
@@ -423,7 +431,7 @@ func FuzzPipeline(f *testing.F) {
 			}
 		}
 		// One corrupted byte in an outcome never satisfies a requirement.
-		flipped, class, red, err := checkOutcomeCorruption(t.TempDir(), base, c1, int(oc), int(op), ov)
+		flipped, class, red, err := checkOutcomeCorruption(dir, base, outcomeBlocks(base), c1, int(oc), int(op), ov)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -476,11 +484,14 @@ func TestOutcomeCorruptionClasses(t *testing.T) {
 		var wg sync.WaitGroup
 		for range runtime.GOMAXPROCS(0) {
 			work := t.TempDir()
+			if err := base.write(work); err != nil {
+				t.Fatal(err)
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				for j := range next {
-					j.flipped, j.class, j.red, j.err = checkOutcomeCorruption(work, base, c, j.k, j.pos, j.v)
+					j.flipped, j.class, j.red, j.err = checkOutcomeCorruption(work, base, blocks, c, j.k, j.pos, j.v)
 				}
 			}()
 		}
