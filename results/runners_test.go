@@ -128,6 +128,7 @@ func lineAt(data []byte, n int) string {
 }
 
 func TestGoTestJSON(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	dir := goModule(t)
 	data := goTestJSON(t, dir)
 	cases, diags := ReadCases(src("build/go-test.json", data))
@@ -249,6 +250,7 @@ func isExec(p string) bool {
 }
 
 func TestGotestsumJUnit(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	dir := goModule(t)
 	stream := filepath.Join(dir, "go-test.json")
 	if err := os.WriteFile(stream, goTestJSON(t, dir), 0o644); err != nil {
@@ -309,6 +311,7 @@ func python(t *testing.T) string {
 }
 
 func TestPytestJUnit(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	py := python(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -435,6 +438,7 @@ func demoResults(extra map[string][]string) map[string][]string {
 // has its event; one that panics, or whose sub-benchmark panics, is an
 // error.
 func TestGoTestJSONBenchmarks(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"go.mod": "module example.com/segbench\n\ngo 1.25\n",
@@ -522,6 +526,7 @@ func TestSteady(t *testing.T) {}
 // own with "#k" from the second on; under flaky = "passed" the earlier
 // runs of a test whose last run passed are marked rerun-of.
 func TestGotestsumRerunFails(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	dir := flakyModule(t)
 	args := append(gotestsum(t), "--format", "standard-quiet", "--rerun-fails=2", "--packages", "./...",
 		"--jsonfile", "run.json", "--junitfile", "junit.xml", "--", "-count=1")
@@ -584,6 +589,7 @@ func TestGotestsumRerunFails(t *testing.T) {
 // passed and nothing of the runs before it (docs/results.md, "Reruns").
 // seg reads what the file says, one outcome per <testcase>.
 func TestPytestRerunfailures(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	py := python(t)
 	if exec.Command(py, "-c", "import pytest_rerunfailures").Run() != nil {
 		missingRunner(t, "pytest-rerunfailures is not available (install it: apt-get install -y python3-pytest-rerunfailures)")

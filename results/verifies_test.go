@@ -111,6 +111,7 @@ func TestVerifyProperties(t *testing.T) {
 // GoogleTest: a test it did not run (DISABLED_) is status="notrun", one
 // GTEST_SKIP ended is result="skipped"; neither is a pass.
 func TestGTestNotRun(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	data := []byte(`<testsuites><testsuite name="B">
 <testcase name="Off" status="notrun" result="suppressed" classname="B" />
 <testcase name="Skip" status="run" result="skipped" classname="B"></testcase>
@@ -155,6 +156,7 @@ func gtestRun(t *testing.T, dir, code string) []byte {
 }
 
 func TestGTestRecordProperty(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	data := gtestRun(t, t.TempDir(), `#include <gtest/gtest.h>
 TEST(Brake, Holds) { RecordProperty("FullyVerifies", "REQ-A, REQ-B"); EXPECT_EQ(1, 1); }
 TEST(Brake, Partial) { RecordProperty("PartiallyVerifies", "REQ-B"); EXPECT_EQ(1, 2) << "wrong"; }
@@ -197,6 +199,7 @@ TEST(Brake, Plain) {}
 }
 
 func TestPytestRecordProperty(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	py := python(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -263,6 +266,7 @@ def test_plain():
 // A Go test names requirements with t.Attr: go test -json carries the
 // attribute, and so must the outcome made from it.
 func TestGoTestAttrVerifies(t *testing.T) {
+	t.Parallel() // waits on the runner, a process of its own
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"go.mod": "module example.com/segverify\n\ngo 1.25\n",
