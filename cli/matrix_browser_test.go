@@ -417,8 +417,11 @@ func chromiumPath() string {
 	return ""
 }
 
-// browser starts a headless Chromium for the test, or skips the test when
-// there is none (fails with SEG_REQUIRE_BROWSER=1).
+// browser gives the test a tab of its own in the package's headless
+// Chromium, started by the first test that asks, or skips the test when
+// there is none (fails with SEG_REQUIRE_BROWSER=1). A tab is what a test
+// changes (its viewport, scripts off, the network watched); one browser
+// for all of them spares a start of Chromium a test. TestMain stops it.
 func browser(t testing.TB) context.Context {
 	t.Helper()
 	path := chromiumPath()
@@ -429,11 +432,39 @@ func browser(t testing.TB) context.Context {
 		}
 		t.Skip(msg)
 	}
+	chromium.once.Do(func() { startBrowser(path) })
+	if chromium.err != nil {
+		t.Fatalf("starting %s: %v", path, chromium.err)
+	}
+	ctx, cancel := chromedp.NewContext(chromium.ctx)
+	t.Cleanup(cancel)
+	// The first Run opens the tab; it must not carry a timeout.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab in %s: %v", path, err)
+	}
+	return ctx
+}
+
+// chromium is the package's browser (browser, stopBrowser).
+var chromium struct {
+	once    sync.Once
+	ctx     context.Context // the browser's first tab; tests open others
+	stop    func()
+	profile string
+	err     error
+}
+
+// startBrowser starts Chromium at path with a profile folder of its own.
+func startBrowser(path string) {
+	chromium.profile, chromium.err = os.MkdirTemp("", "seg-chromium-")
+	if chromium.err != nil {
+		return
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(chromium.profile),
 		chromedp.WindowSize(1500, 1000),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
@@ -441,12 +472,16 @@ func browser(t testing.TB) context.Context {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
+	chromium.ctx, chromium.stop = ctx, func() { cancel(); cancelAlloc() }
 	// The first Run starts the browser; it must not carry a timeout.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", path, err)
+	chromium.err = chromedp.Do(ctx)
+}
+
+func stopBrowser() {
+	if chromium.stop != nil {
+		chromium.stop()
+		os.RemoveAll(chromium.profile)
 	}
-	return ctx
 }
 
 func fileURL(t testing.TB, path string) string {

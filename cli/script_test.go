@@ -17,9 +17,18 @@ import (
 // compare its exact output. Run with -update to rewrite the expected
 // output in the scripts after a deliberate change.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(stopsBrowser{m}, map[string]func(){
 		"seg": func() { os.Exit(Execute(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
+}
+
+// stopsBrowser runs the tests, then stops the Chromium the browser
+// tests share (browser).
+type stopsBrowser struct{ m *testing.M }
+
+func (s stopsBrowser) Run() int {
+	defer stopBrowser()
+	return s.m.Run()
 }
 
 var update = os.Getenv("SEG_UPDATE_SCRIPTS") != ""
