@@ -111,32 +111,44 @@ func TestLiveIsRun(t *testing.T) {
 			}
 		}
 	}()
-	patched, runs := 0, 0
-	for seed := range seeds {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(seed), 7))
-			disk := segtest.RandomTree(r).RSTFiles(r, 1+r.IntN(4))
-			for range 3 {
-				disk[fmt.Sprintf("extra/doc-%d.rst", r.IntN(3))] += segtest.NewNode(r)
-			}
-			segtest.Evidence(r, disk)
-			how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13)),
-				runs: func(l *check.Live) {
-					runs++
-					if check.Patched(l) {
-						patched++
-					}
-				}}
-			liveSession(t, r, disk, steps, how, reached)
-		})
+	var patched, runs atomic.Int64
+	// The sessions are independent: they run on every core, each with
+	// its own record of what it reached, read once all are done.
+	each := make([]map[string]bool, seeds)
+	t.Run("sessions", func(t *testing.T) {
+		for seed := range seeds {
+			each[seed] = map[string]bool{}
+			t.Run(fmt.Sprint(seed), func(t *testing.T) {
+				t.Parallel()
+				r := rand.New(rand.NewPCG(uint64(seed), 7))
+				disk := segtest.RandomTree(r).RSTFiles(r, 1+r.IntN(4))
+				for range 3 {
+					disk[fmt.Sprintf("extra/doc-%d.rst", r.IntN(3))] += segtest.NewNode(r)
+				}
+				segtest.Evidence(r, disk)
+				how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13)),
+					runs: func(l *check.Live) {
+						runs.Add(1)
+						if check.Patched(l) {
+							patched.Add(1)
+						}
+					}}
+				liveSession(t, r, disk, steps, how, each[seed])
+			})
+		}
+	})
+	for _, m := range each {
+		for what := range m {
+			reached[what] = true
+		}
 	}
 	// Edits that keep every ID patch the last graph, seg.lock's pins and
 	// all; a results file too recent to trust by its identity is read
 	// anew (every run on the real clock), and such a run builds afresh.
-	if patched < runs/8 {
-		t.Errorf("%d of %d runs patched the last graph", patched, runs)
+	if patched.Load() < runs.Load()/8 {
+		t.Errorf("%d of %d runs patched the last graph", patched.Load(), runs.Load())
 	}
-	t.Logf("%d of %d runs patched", patched, runs)
+	t.Logf("%d of %d runs patched", patched.Load(), runs.Load())
 }
 
 // A tree without seg.lock pins is what a live run patches the last graph
@@ -614,7 +626,7 @@ func TestLiveIsRunNeeds(t *testing.T) {
 	if !strings.Contains(external["seg.toml"], "reverse = true") || !strings.Contains(external["docs/software/requirements.rst"], ":satisfied_by:") {
 		t.Fatal("examples/needs changed: the reverse mapping is not set up")
 	}
-	patched, runs := 0, 0
+	var patched, runs atomic.Int64
 	// The edits flip the fields the example's link conditions read: some
 	// runs must find one that fails.
 	reached := map[string]bool{}
@@ -626,39 +638,49 @@ func TestLiveIsRunNeeds(t *testing.T) {
 	// The sessions past seeds rename IDs in place and make links name
 	// such IDs (segtest.Rename): a needextend that names an ID, and the
 	// links and parents of needs, follow the rename.
-	for seed := range seeds + seeds/2 {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(seed), 11))
-			tree := disk
-			if seed%2 == 1 && seed < seeds {
-				tree = external
-			}
-			how := liveHow{cached: seed%2 == 0, settled: seed%4 >= 2 || seed >= seeds, renames: seed >= seeds, runs: func(l *check.Live) {
-				runs++
-				if check.Patched(l) {
-					patched++
+	each := make([]map[string]bool, seeds+seeds/2)
+	t.Run("sessions", func(t *testing.T) {
+		for seed := range seeds + seeds/2 {
+			each[seed] = map[string]bool{}
+			t.Run(fmt.Sprint(seed), func(t *testing.T) {
+				t.Parallel()
+				r := rand.New(rand.NewPCG(uint64(seed), 11))
+				tree := disk
+				if seed%2 == 1 && seed < seeds {
+					tree = external
 				}
-			}}
-			tree = maps(tree, nil)
-			if seed%3 == 0 {
-				// The test's condition [asil == "B"] fails from the start;
-				// an edit may make it hold again.
-				const b = ":id: SWR_PINCH_THRESHOLD\n         :status: approved\n         :asil: "
-				if !strings.Contains(tree["docs/software/requirements.rst"], b+"B") {
-					t.Fatal("examples/needs changed: SWR_PINCH_THRESHOLD has no :asil: B")
+				how := liveHow{cached: seed%2 == 0, settled: seed%4 >= 2 || seed >= seeds, renames: seed >= seeds, runs: func(l *check.Live) {
+					runs.Add(1)
+					if check.Patched(l) {
+						patched.Add(1)
+					}
+				}}
+				tree = maps(tree, nil)
+				if seed%3 == 0 {
+					// The test's condition [asil == "B"] fails from the start;
+					// an edit may make it hold again.
+					const b = ":id: SWR_PINCH_THRESHOLD\n         :status: approved\n         :asil: "
+					if !strings.Contains(tree["docs/software/requirements.rst"], b+"B") {
+						t.Fatal("examples/needs changed: SWR_PINCH_THRESHOLD has no :asil: B")
+					}
+					tree["docs/software/requirements.rst"] = strings.Replace(tree["docs/software/requirements.rst"], b+"B", b+"A", 1)
 				}
-				tree["docs/software/requirements.rst"] = strings.Replace(tree["docs/software/requirements.rst"], b+"B", b+"A", 1)
-			}
-			liveSession(t, r, tree, 25, how, reached)
-		})
+				liveSession(t, r, tree, 25, how, each[seed])
+			})
+		}
+	})
+	for _, m := range each {
+		for what := range m {
+			reached[what] = true
+		}
 	}
 	// The patch of a sphinx-needs graph (need links, parents) is held to
 	// a fresh check too: on a settled clock the JUnit file is kept and
 	// some runs patch.
-	if patched == 0 && !testing.Short() {
-		t.Errorf("none of %d runs patched the last graph", runs)
+	if patched.Load() == 0 && !testing.Short() {
+		t.Errorf("none of %d runs patched the last graph", runs.Load())
 	}
-	t.Logf("%d of %d runs patched", patched, runs)
+	t.Logf("%d of %d runs patched", patched.Load(), runs.Load())
 }
 
 // sourcesTree has implementations naming a source file (a.rst), a folder
