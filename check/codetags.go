@@ -13,6 +13,7 @@ import (
 	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/rules/metamodel"
 	"github.com/seg-trace/seg/source"
 )
 
@@ -150,7 +151,7 @@ func isSCORE(root string, p *needs.Project) (score bool, confDir string) {
 	}
 	// S-CORE's conf.py need not load sphinx-needs by name (the bundle
 	// does): the usual places of a conf.py are read too.
-	places := []string{"conf.py", "docs/conf.py", "doc/conf.py", "docs/source/conf.py", "doc/source/conf.py", "source/conf.py"}
+	places := slices.Clone(confPyPlaces)
 	if p != nil && p.SrcDir != "" {
 		places = append(places, filepath.Join(p.SrcDir, "conf.py"))
 	}
@@ -168,8 +169,7 @@ func isSCORE(root string, p *needs.Project) (score bool, confDir string) {
 	if score {
 		return true, ""
 	}
-	data, err := safefile.Read(filepath.Join(root, "MODULE.bazel"))
-	return err == nil && bytes.Contains(data, []byte("score_docs_as_code")), ""
+	return metamodel.DependsOnDocsAsCode(root), ""
 }
 
 // codeTags scans the tree's code and makes an implementation node of

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seg-trace/seg/cache"
 	"github.com/seg-trace/seg/check"
+	"github.com/seg-trace/seg/rules/metamodel"
 )
 
 var codeTree = map[string]string{
@@ -160,6 +161,32 @@ func TestCodeTagsSCORE(t *testing.T) {
 		}
 		if strings.Join(impls, " ") != tc.want {
 			t.Errorf("%v: implementations %v", marker, impls)
+		}
+	}
+}
+
+// A MODULE.bazel that names score_docs_as_code only in a comment, or
+// depends on another module whose name starts so, makes no S-CORE tree:
+// its code is not scanned for S-CORE's tags (their comments would be
+// evidence nobody wrote as such), as its metamodel is not looked for.
+// One test decides both (metamodel.DependsOnDocsAsCode).
+func TestCodeTagsNotSCORE(t *testing.T) {
+	for _, module := range []string{
+		"# bazel_dep(name = \"score_docs_as_code\", version = \"1.0.0\")\n",
+		"bazel_dep(name = \"score_docs_as_code_tools\", version = \"1.0.0\")\n",
+	} {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{
+			"MODULE.bazel": module,
+			"docs/r.rst":   ".. sreq:: Brakes\n   :id: R-1\n",
+			"src/a.cpp":    "// req-Id: R-1\n",
+		})
+		tr, err := check.Open(root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.ScansCode() || metamodel.Wanted(root, nil) {
+			t.Errorf("%q: an S-CORE tree (scans code %v, metamodel wanted %v)", module, tr.ScansCode(), metamodel.Wanted(root, nil))
 		}
 	}
 }

@@ -6,12 +6,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/seg-trace/seg/internal/cfgfile"
 	"github.com/seg-trace/seg/internal/glob"
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 )
@@ -51,8 +51,8 @@ type Project struct {
 var sphinxExcluded = []string{"**/_sources", ".#*", "**/.#*", "*.lproj/**"}
 
 // confPyPlaces are where a tree's conf.py is looked for, in order: the
-// root itself, then the usual source folders (as package needs looks).
-var confPyPlaces = []string{"conf.py", "docs/conf.py", "doc/conf.py", "docs/source/conf.py", "doc/source/conf.py", "source/conf.py"}
+// root itself, then the usual source folders, as package needs looks.
+var confPyPlaces = needs.ConfPyPlaces
 
 // findProject finds the Sphinx project of the tree at root: the source
 // folder of the sphinx-needs project the configuration read, else, in an
@@ -207,10 +207,10 @@ func cleanRel(p string) string {
 }
 
 var (
-	scoreDep      = regexp.MustCompile(`\bscore_docs_as_code\b`)
-	scoreConfPy   = regexp.MustCompile(`\bscore_(metamodel|sphinx_bundle)\b`)
-	docsCall      = regexp.MustCompile(`(?m)^\s*docs\s*\(`)
-	sourceDirWord = regexp.MustCompile(`\bsource_dir\s*=\s*("[^"]*"|'[^']*')`)
+	scoreDep      = lazyre.New(`\bscore_docs_as_code\b`)
+	scoreConfPy   = lazyre.New(`\bscore_(metamodel|sphinx_bundle)\b`)
+	docsCall      = lazyre.New(`(?m)^\s*docs\s*\(`)
+	sourceDirWord = lazyre.New(`\bsource_dir\s*=\s*("[^"]*"|'[^']*')`)
 )
 
 // scoreSourceDir is the source folder of an Eclipse S-CORE repository:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seg-trace/seg/check"
 	"github.com/seg-trace/seg/config"
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/needs"
 )
 
@@ -205,7 +206,7 @@ func planNeeds(root string, cfg *config.Config) *needsPlan {
 	return p
 }
 
-var wordSep = regexp.MustCompile(`[^a-z0-9]+`)
+var wordSep = lazyre.New(`[^a-z0-9]+`)
 
 // words splits names and titles into lower-case words: "sw_req" and
 // "Software requirement" give sw, req and software, requirement.
@@ -264,8 +265,8 @@ func guessEdge(option string) string {
 }
 
 var (
-	bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-	fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	bareKey = lazyre.New(`^[A-Za-z0-9_-]+$`)
+	fullSHA = lazyre.New(`^[0-9a-f]{40}$`)
 )
 
 // tomlKey writes a key bare when TOML allows it, else quoted (need type

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // The built-in syntaxes, as [code] tags names them.
@@ -416,9 +418,9 @@ func oft(line []byte, arrow int) (Tag, bool) {
 }
 
 var (
-	oftCovering = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(\s*~\s*[A-Za-z0-9_.\-]+\s*~\s*[0-9]+)?$`)
-	oftItem     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*~[A-Za-z0-9_.\-]+~[0-9]+$`)
-	oftNeeded   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(\s*,\s*[A-Za-z][A-Za-z0-9]*)*$`)
+	oftCovering = lazyre.New(`^[A-Za-z][A-Za-z0-9]*(\s*~\s*[A-Za-z0-9_.\-]+\s*~\s*[0-9]+)?$`)
+	oftItem     = lazyre.New(`^[A-Za-z][A-Za-z0-9]*~[A-Za-z0-9_.\-]+~[0-9]+$`)
+	oftNeeded   = lazyre.New(`^[A-Za-z][A-Za-z0-9]*(\s*,\s*[A-Za-z][A-Za-z0-9]*)*$`)
 )
 
 // scanCustom finds the matches of a team's expression: its one capture

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/evaluate"
 	"github.com/seg-trace/seg/graph"
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/internal/safefile"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
@@ -527,8 +527,8 @@ func (s *segSnapshot) idWidth(l parser.Link, v *fileView, off int) int {
 }
 
 var (
-	didYouMean = regexp.MustCompile(`did you mean "([^"]*)"\?`)
-	lockField  = regexp.MustCompile(`\S+`)
+	didYouMean = lazyre.New(`did you mean "([^"]*)"\?`)
+	lockField  = lazyre.New(`\S+`)
 )
 
 func (s *segSnapshot) makeFindings(file string, v *fileView) []finding {

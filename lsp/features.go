@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // errRequestFailed answers a request the server understood but refuses
@@ -29,7 +30,7 @@ type target struct {
 	node *node // the node whose block the cursor is on, if any
 }
 
-var needRole = regexp.MustCompile(":need:`([^`]*)`")
+var needRole = lazyre.New(":need:`([^`]*)`")
 
 // targetAt finds the ID at offset off of file.
 func targetAt(snap snapshot, file string, t *text, off int) (target, bool) {
@@ -424,9 +425,9 @@ func (s *server) where(snap snapshot, file string, sp span) string {
 }
 
 var (
-	optionLine    = regexp.MustCompile(`^(\s*):([^:\s]*)$`)
-	fieldMarker   = regexp.MustCompile(`^(\s*):([^:\s]+):(\s*)`)
-	directiveLine = regexp.MustCompile(`^(\s*)\.\.\s+(?:\|[^|]*\|\s+)?([^\s:]+)::`)
+	optionLine    = lazyre.New(`^(\s*):([^:\s]*)$`)
+	fieldMarker   = lazyre.New(`^(\s*):([^:\s]+):(\s*)`)
+	directiveLine = lazyre.New(`^(\s*)\.\.\s+(?:\|[^|]*\|\s+)?([^\s:]+)::`)
 )
 
 // maxCompletions bounds a completion list; the client asks again as the
@@ -635,7 +636,7 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	return out, nil
 }
 
-var trailingNumber = regexp.MustCompile(`^(.*?)(\d+)$`)
+var trailingNumber = lazyre.New(`^(.*?)(\d+)$`)
 
 // idSkeleton adds an :id: line to a node that has none, with an ID that
 // follows the pattern of its siblings' IDs and is not taken.

@@ -2,10 +2,11 @@ package lsp
 
 import (
 	"fmt"
-	"regexp"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // Quick fixes of the metamodel's findings (docs/editors.md, "Metamodel
@@ -16,7 +17,7 @@ import (
 
 // missingOption is the wording of schema-missing-option (rules, S-CORE's
 // own message): the option is between backquotes.
-var missingOption = regexp.MustCompile("is missing required attribute: `([^`]+)`$")
+var missingOption = lazyre.New("is missing required attribute: `([^`]+)`$")
 
 // optionSkeleton inserts the line ":NAME: " of the missing option of a
 // schema-missing-option finding into the need's option block, after its

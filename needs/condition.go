@@ -2,9 +2,10 @@ package needs
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // Link conditions (sphinx-needs 8: "ID[condition]") are filter strings
@@ -18,7 +19,7 @@ import (
 // decision is recorded in docs/revisions.md ("Link conditions").
 
 // numberText is a decimal number as a field's text may hold one.
-var numberText = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+var numberText = lazyre.New(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
 
 // textNumber is s as a number, when it reads as one.
 func textNumber(s string) (any, bool) {

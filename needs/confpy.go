@@ -10,10 +10,10 @@ import (
 	"github.com/seg-trace/seg/internal/cfgfile"
 )
 
-// confPyPlaces are where a Sphinx project's conf.py is looked for when the
+// ConfPyPlaces are where a Sphinx project's conf.py is looked for when the
 // root has no ubproject.toml: the root itself (the root is the Sphinx
 // source folder) and the usual source folders under a repository's root.
-var confPyPlaces = []string{"conf.py", "docs/conf.py", "doc/conf.py", "docs/source/conf.py", "doc/source/conf.py", "source/conf.py"}
+var ConfPyPlaces = []string{"conf.py", "docs/conf.py", "doc/conf.py", "docs/source/conf.py", "doc/source/conf.py", "source/conf.py"}
 
 // needsExtensions are the names under which a conf.py loads sphinx-needs.
 var needsExtensions = []string{"sphinx_needs", "sphinxcontrib.needs"}
@@ -24,12 +24,12 @@ var needsExtensions = []string{"sphinx_needs", "sphinxcontrib.needs"}
 // types seg reads from that metamodel.
 var ScoreExtensions = []string{"score_metamodel", "score_sphinx_bundle"}
 
-// findConfPy returns the first conf.py of confPyPlaces that loads
+// findConfPy returns the first conf.py of ConfPyPlaces that loads
 // sphinx-needs, and what it says; "" when none does. A conf.py that
 // cannot be read (a FIFO, a link to a missing file) is an error: seg
 // cannot tell whether it is the project's.
 func findConfPy(root string) (string, *confPyNeeds, error) {
-	for _, p := range confPyPlaces {
+	for _, p := range ConfPyPlaces {
 		full := filepath.Join(root, filepath.FromSlash(p))
 		if !cfgfile.Present(full) {
 			continue
@@ -477,7 +477,7 @@ type ConfPy struct {
 
 // FindConfPy looks at the first conf.py of the usual places under root.
 func FindConfPy(root string) ConfPy {
-	for _, p := range confPyPlaces {
+	for _, p := range ConfPyPlaces {
 		full := filepath.Join(root, filepath.FromSlash(p))
 		if st, err := os.Stat(full); err != nil || !st.Mode().IsRegular() {
 			continue

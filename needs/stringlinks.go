@@ -3,6 +3,8 @@ package needs
 import (
 	"regexp"
 	"strings"
+
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // needs_string_links turn field values into links in sphinx-needs' HTML
@@ -62,9 +64,9 @@ func contains(list []string, s string) bool {
 }
 
 var (
-	jinjaExpr   = regexp.MustCompile(`\{\{(.*?)\}\}`)
-	jinjaFilter = regexp.MustCompile(`^\s*(\w+)\s*(?:\((.*)\))?\s*$`)
-	jinjaArg    = regexp.MustCompile(`^\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*$`)
+	jinjaExpr   = lazyre.New(`\{\{(.*?)\}\}`)
+	jinjaFilter = lazyre.New(`^\s*(\w+)\s*(?:\((.*)\))?\s*$`)
+	jinjaArg    = lazyre.New(`^\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*$`)
 )
 
 // renderTemplate renders a string link's template; ok is false for a

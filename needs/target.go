@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/seg-trace/seg/internal/cfgfile"
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // Which sphinx-needs a project targets decides how its needs.json is
@@ -20,7 +21,7 @@ var pinFiles = []string{"requirements.txt", "docs/requirements.txt", "doc/requir
 	"docs-requirements.txt", "pyproject.toml"}
 
 // pinRx is a pin of sphinx-needs with a lower bound.
-var pinRx = regexp.MustCompile(`(?i)sphinx[-_.]needs(?:\[[^\]]*\])?\s*(?:==|>=|~=|===)\s*v?(\d+)(?:\.(\d+))?`)
+var pinRx = lazyre.New(`(?i)sphinx[-_.]needs(?:\[[^\]]*\])?\s*(?:==|>=|~=|===)\s*v?(\d+)(?:\.(\d+))?`)
 
 // targetsSortedLinks reports whether the project targets sphinx-needs 8.2
 // or later: setting ("MAJOR.MINOR", nil when seg.toml does not say), else

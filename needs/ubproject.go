@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/seg-trace/seg/internal/cfgfile"
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // UBProjectFile is the file a sphinx-needs project keeps its configuration
@@ -88,11 +89,11 @@ type ubLink struct {
 
 // directiveRx is what docutils accepts as a directive name (simple
 // reference names: alphanumerics and isolated - _ . : +).
-var directiveRx = regexp.MustCompile(`^[A-Za-z0-9]+([-_.:+][A-Za-z0-9]+)*$`)
+var directiveRx = lazyre.New(`^[A-Za-z0-9]+([-_.:+][A-Za-z0-9]+)*$`)
 
 // optionRx is an option name: anything a field marker can hold that a
 // TOML key can sensibly name.
-var optionRx = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+!-]*$`)
+var optionRx = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9_.+!-]*$`)
 
 // decodeUBProject reads the ubproject.toml at path into ub; linkOrder and
 // fieldOrder are the keys of its [needs.links] and [needs.fields] in file

@@ -3,6 +3,7 @@ package parser
 import (
 	"regexp"
 
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/needs"
 )
 
@@ -51,8 +52,13 @@ var DefaultLiteral = []string{
 	"list2need",
 }
 
+// defaultIDPattern is DefaultIDPattern compiled once: every run makes
+// the default configuration more than once.
+var defaultIDPattern = lazyre.New(DefaultIDPattern)
+
 // DefaultConfig returns the configuration used when the tree has no
-// seg.toml. Each call returns fresh maps the caller may change.
+// seg.toml. Each call returns fresh maps the caller may change; the ID
+// pattern is shared (a Regexp is safe for concurrent use).
 func DefaultConfig() *Config {
 	c := &Config{
 		Directives: map[string]Kind{
@@ -64,7 +70,7 @@ func DefaultConfig() *Config {
 		},
 		Literal:      map[string]bool{},
 		ExtraOptions: map[string]bool{},
-		IDPattern:    regexp.MustCompile(DefaultIDPattern),
+		IDPattern:    defaultIDPattern.Get(),
 	}
 	for _, d := range DefaultLiteral {
 		c.Literal[d] = true

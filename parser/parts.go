@@ -3,9 +3,10 @@ package parser
 import (
 	"crypto/sha1"
 	"encoding/hex"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // Need parts (sphinx-needs' :need_part: role, :np: for short) give a piece
@@ -15,7 +16,7 @@ import (
 // hex digits, upper-cased, of the SHA-1 of the text; a part in a nested
 // need is that need's.
 
-var partID = regexp.MustCompile(`^\(([\p{L}\p{N}\p{Mn}_-]+)\)`)
+var partID = lazyre.New(`^\(([\p{L}\p{N}\p{Mn}_-]+)\)`)
 
 // NeedParts lists, sorted, the IDs of the need parts a need's body
 // defines. The body is the need's own (Node.Body leaves nested nodes out),

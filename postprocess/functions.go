@@ -2,12 +2,12 @@ package postprocess
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
@@ -25,7 +25,7 @@ import (
 // the field keeps the call as written, and a link entry stays open.
 
 // funcPattern finds the calls in a value, as sphinx-needs' func_pattern.
-var funcPattern = regexp.MustCompile(`\[\[(.*?)\]\]`)
+var funcPattern = lazyre.New(`\[\[(.*?)\]\]`)
 
 // builtins are the functions seg computes, with their parameters in
 // order (sphinx-needs passes app, need and needs before them).
@@ -538,7 +538,7 @@ func (t *tree) calcSum(n *need, args map[string]any, at source.Span, fail failFu
 
 // contentLinks finds :need:`ID` and :need:`text <ID>` roles, as
 // links_from_content does.
-var contentLinks = regexp.MustCompile(":need:`(\\w+)`|:need:`.+\\<(.+)\\>`")
+var contentLinks = lazyre.New(":need:`(\\w+)`|:need:`.+\\<(.+)\\>`")
 
 // linksFromContent is sphinx-needs' links_from_content: the IDs the
 // content of a need (n, or need_id) names with :need: roles.

@@ -2,10 +2,10 @@ package postprocess
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
@@ -36,12 +36,12 @@ func (t *tree) list2need() {
 
 // sphinx-needs' expressions of list2need.
 var (
-	l2nItem    = regexp.MustCompile(`^([^\S\n]*)\*\s*(.*)`)
-	l2nMore    = regexp.MustCompile(`^\S*(.*)`)
-	l2nID      = regexp.MustCompile(`\(([^"'=\n]+)?\)`)
-	l2nOptArea = regexp.MustCompile(`\(\((.*)\)\)`)
-	l2nOption  = regexp.MustCompile(`([^=,\s]*)=["']([^"]*)["']`)
-	l2nMeta    = regexp.MustCompile(`([^=,]+)=["']([^"']+)["']`)
+	l2nItem    = lazyre.New(`^([^\S\n]*)\*\s*(.*)`)
+	l2nMore    = lazyre.New(`^\S*(.*)`)
+	l2nID      = lazyre.New(`\(([^"'=\n]+)?\)`)
+	l2nOptArea = lazyre.New(`\(\((.*)\)\)`)
+	l2nOption  = lazyre.New(`([^=,\s]*)=["']([^"]*)["']`)
+	l2nMeta    = lazyre.New(`([^=,]+)=["']([^"']+)["']`)
 )
 
 type l2nNeed struct {

@@ -3,12 +3,12 @@ package rules
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/rules/metamodel"
 	"github.com/seg-trace/seg/source"
@@ -251,7 +251,7 @@ func (s *score) idLength(p *Pass, n *Need, _ *metamodel.Type) {
 	p.Report(n.OptionSpan("id"), "%s.id (%s): exceeds the maximum allowed length of %d characters (current length: %d)", id, id, maxIDLength, length)
 }
 
-var featureSplit = regexp.MustCompile(`[_-]`)
+var featureSplit = lazyre.New(`[_-]`)
 
 func (s *score) idFeature(p *Pass, n *Need, _ *metamodel.Type) {
 	id := n.ID()
@@ -338,7 +338,7 @@ func (s *score) words(p *Pass, n *Need, t *metamodel.Type) {
 // punctuation is Python's string.punctuation.
 const punctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
-var milestone = regexp.MustCompile(`^v(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$`)
+var milestone = lazyre.New(`^v(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$`)
 
 // parseMilestone reads "v1.2" or "v1.2.3"; ok is false for anything else
 // (the option's pattern reports it).

@@ -3,10 +3,11 @@ package cfgfile
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // Finding lines for errors the TOML decoder cannot place. Each helper
@@ -25,7 +26,7 @@ func LineOfKey(data []byte, key string) int {
 	return 0
 }
 
-var lineRx = regexp.MustCompile(`line (\d+)`)
+var lineRx = lazyre.New(`line (\d+)`)
 
 // LineOfError is the line a decoder's error message names, or 0.
 func LineOfError(data []byte, err error) int {
@@ -51,7 +52,7 @@ func DecodeError(path string, data []byte, err error) *Error {
 }
 
 // typeRx matches the decoder's message for a value of the wrong type.
-var typeRx = regexp.MustCompile(`\(last key "([^"]*)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+var typeRx = lazyre.New(`\(last key "([^"]*)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
 
 // typeError rewrites the decoder's message for a value of the wrong type
 // into the key as the file writes it, what it holds and what it should

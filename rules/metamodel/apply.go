@@ -1,14 +1,13 @@
 package metamodel
 
 import (
-	"regexp"
-
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/needs"
 )
 
 // scoreIDPattern is the needs_id_regex S-CORE's extension sets when the
 // project sets none (it sets needs_id_required too).
-var scoreIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{6,}`)
+var scoreIDPattern = lazyre.New(`^[A-Za-z0-9_-]{6,}`)
 
 // Apply lays the metamodel's types, links and options into the project,
 // as S-CORE's extension gives them to sphinx-needs: sphinx-needs' default
@@ -47,6 +46,6 @@ func (m *Metamodel) Apply(n *needs.Project) {
 		n.IDRequired = true
 	}
 	if !n.IDPatternSet {
-		n.IDPattern = scoreIDPattern
+		n.IDPattern = scoreIDPattern.Get()
 	}
 }

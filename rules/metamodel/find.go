@@ -7,13 +7,13 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/cfgfile"
+	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/needs"
 )
 
@@ -24,7 +24,7 @@ var (
 )
 
 // moduleDep matches a MODULE.bazel's dependency on S-CORE's docs-as-code.
-var moduleDep = regexp.MustCompile(`bazel_dep\s*\(\s*name\s*=\s*["']score_docs_as_code["']`)
+var moduleDep = lazyre.New(`bazel_dep\s*\(\s*name\s*=\s*["']score_docs_as_code["']`)
 
 // Found is where the metamodel of a tree is, and why seg looked.
 type Found struct {
@@ -52,10 +52,13 @@ type Found struct {
 // Wanted reports, without reading conf.py, whether seg.toml or
 // MODULE.bazel make the tree an S-CORE tree.
 func Wanted(root string, s *needs.Settings) bool {
-	return (s != nil && s.Metamodel != nil) || dependsOnDocsAsCode(root)
+	return (s != nil && s.Metamodel != nil) || DependsOnDocsAsCode(root)
 }
 
-func dependsOnDocsAsCode(root string) bool {
+// DependsOnDocsAsCode reports whether the MODULE.bazel at root declares a
+// bazel_dep on score_docs_as_code (outside comments): the one test of
+// the module for every part of seg that asks whether a tree is S-CORE's.
+func DependsOnDocsAsCode(root string) bool {
 	data, err := cfgfile.Read(filepath.Join(root, "MODULE.bazel"))
 	return err == nil && moduleDep.Match(stripStarlarkComments(data))
 }
@@ -120,7 +123,7 @@ func Find(root string, s *needs.Settings, segFile string, segRaw []byte, confPy 
 			f.Tried = append(f.Tried, fmt.Sprintf("%s score_metamodel_yaml (%s)", rel, why))
 		}
 	}
-	if dependsOnDocsAsCode(root) {
+	if DependsOnDocsAsCode(root) {
 		f.Wanted = true
 		if f.Path == "" {
 			for _, base := range outputBases(root) {
@@ -213,9 +216,9 @@ func confLoadsScore(confPy string) bool {
 // os.path.join(os.path.dirname(__file__), "a", "b") (with or without
 // os.path.abspath around __file__), or Path(__file__).parent / "a".
 var (
-	fileJoin = regexp.MustCompile(`^os\.path\.join\(\s*os\.path\.dirname\(\s*(?:os\.path\.(?:abspath|realpath)\(\s*__file__\s*\)|__file__)\s*\)\s*((?:,\s*(?:"[^"]*"|'[^']*')\s*)+),?\s*\)$`)
-	pathDiv  = regexp.MustCompile(`^(?:pathlib\.)?Path\(\s*__file__\s*\)(?:\.resolve\(\))?\.parent((?:\s*/\s*(?:"[^"]*"|'[^']*'))+)$`)
-	pyStrLit = regexp.MustCompile(`"([^"]*)"|'([^']*)'`)
+	fileJoin = lazyre.New(`^os\.path\.join\(\s*os\.path\.dirname\(\s*(?:os\.path\.(?:abspath|realpath)\(\s*__file__\s*\)|__file__)\s*\)\s*((?:,\s*(?:"[^"]*"|'[^']*')\s*)+),?\s*\)$`)
+	pathDiv  = lazyre.New(`^(?:pathlib\.)?Path\(\s*__file__\s*\)(?:\.resolve\(\))?\.parent((?:\s*/\s*(?:"[^"]*"|'[^']*'))+)$`)
+	pyStrLit = lazyre.New(`"([^"]*)"|'([^']*)'`)
 )
 
 // confPath is the file conf.py's score_metamodel_yaml names, "" with why

@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/seg-trace/seg/internal/lazyre"
 )
 
 // Metamodel is one metamodel.yaml as read.
@@ -310,7 +312,7 @@ func parseSimple(src string) *simplePattern {
 }
 
 // literalWords matches a pattern that is a choice of plain words.
-var literalWords = regexp.MustCompile(`^\^\(([A-Za-z0-9_ -]+(?:\|[A-Za-z0-9_ -]+)*)\)\$$`)
+var literalWords = lazyre.New(`^\^\(([A-Za-z0-9_ -]+(?:\|[A-Za-z0-9_ -]+)*)\)\$$`)
 
 // shortcut sets the fast ways to match S-CORE's most common patterns,
 // which give what the regular expression gives.
