@@ -181,6 +181,7 @@ func compareWithCheck(t *testing.T, root string, open func(string) (*check.Tree,
 }
 
 func TestSameAsCheckExamples(t *testing.T) {
+	t.Parallel()
 	for _, ex := range []string{"brake", "broken", "needs", "stale"} {
 		t.Run(ex, func(t *testing.T) {
 			compareWithCheck(t, filepath.Join("..", "examples", ex), nil)
@@ -191,6 +192,7 @@ func TestSameAsCheckExamples(t *testing.T) {
 // Line breaks that LSP and docutils count differently, CRLF, a BOM and
 // characters outside ASCII before the positions.
 func TestSameAsCheckLineBreaks(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, map[string]string{
 		"docs/ff.rst": "\uFEFF.. sreq:: Form\ffeed ✓\n   :id: FF-1\n   :refines: NOPE-1\n\n" +
 			"Text\u2028more text\u0085and more\x1cend\n\n" +
@@ -204,6 +206,7 @@ func TestSameAsCheckLineBreaks(t *testing.T) {
 
 // A generated tree with planted defects of every kind seggen knows.
 func TestSameAsCheckGenerated(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates a tree")
 	}
@@ -242,6 +245,7 @@ func pinTree(t *testing.T, r *rand.Rand, root string) {
 // files present and missing, dates, maximum ages, waivers of whole tests
 // with :cases:.
 func TestSameAsCheckEvidence(t *testing.T) {
+	t.Parallel()
 	seeds := 12
 	if testing.Short() {
 		seeds = 3
@@ -289,6 +293,7 @@ func readTree(t *testing.T, root string) map[string]string {
 // dynamic functions, link conditions, a JUnit file), broken by random
 // edits, with pins on its need links.
 func TestSameAsCheckNeeds(t *testing.T) {
+	t.Parallel()
 	seeds := 8
 	if testing.Short() {
 		seeds = 2
@@ -310,6 +315,7 @@ func TestSameAsCheckNeeds(t *testing.T) {
 // A tree without requirements: no-requirements has no place in any
 // file, and is shown as a message.
 func TestSameAsCheckNoRequirements(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, map[string]string{"docs/a.rst": ".. test:: Lonely\n   :id: T-1\n"})
 	compareWithCheck(t, root, nil)
 }
@@ -319,6 +325,7 @@ func TestSameAsCheckNoRequirements(t *testing.T) {
 // seg check says of a folder holding the buffers' text: the server sends
 // every file whose findings changed, and only those need be sent.
 func TestSameAsCheckAfterEdits(t *testing.T) {
+	t.Parallel()
 	seeds, steps := 6, 12
 	if testing.Short() {
 		seeds = 2
@@ -340,6 +347,7 @@ func TestSameAsCheckAfterEdits(t *testing.T) {
 // graph and evaluate again only what they reach (graph.Memo,
 // evaluate.Update): the editor still shows what seg check reports.
 func TestSameAsCheckAfterEditsPatched(t *testing.T) {
+	t.Parallel()
 	seeds, steps := 6, 24
 	if testing.Short() {
 		seeds = 2
@@ -357,6 +365,7 @@ func TestSameAsCheckAfterEditsPatched(t *testing.T) {
 // other files dangle and resolve again, and the editor still shows what
 // seg check reports (with and without seg.lock pins).
 func TestSameAsCheckAfterRenames(t *testing.T) {
+	t.Parallel()
 	seeds, steps := 6, 24
 	if testing.Short() {
 		seeds = 2
@@ -380,6 +389,7 @@ func TestSameAsCheckAfterRenames(t *testing.T) {
 // findings, and its unsatisfied requirements in the files open, over the
 // same random edits (patched and full analyses alike).
 func TestSameAsCheckAfterEditsOpenOnly(t *testing.T) {
+	t.Parallel()
 	seeds, steps := 4, 24
 	if testing.Short() {
 		seeds = 1

@@ -12,6 +12,7 @@ import (
 // its tags' unresolved IDs are diagnostics in it, as seg check reports
 // them, and an unsaved buffer of it counts (the tag typed in the editor).
 func TestCodeFileDiagnostics(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, map[string]string{
 		"seg.toml":      "[code]\npaths = [\"src/**\"]\n",
 		"docs/req.rst":  ".. sreq:: Brake\n   :id: REQ-1\n",

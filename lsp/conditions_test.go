@@ -16,6 +16,7 @@ import (
 // version back clears both. The editor has what seg check reports at
 // every step.
 func TestConditionsInEditor(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"ubproject.toml": `[needs]
 id_required = true

@@ -74,6 +74,7 @@ var scoreTree = map[string]string{
 // (a mandatory option deleted) and goes as the quick fix's skeleton line
 // is filled in; at every step the editor has what seg check reports.
 func TestSchemaFindingsLive(t *testing.T) {
+	t.Parallel()
 	files := scoreTree
 	const doc = "docs/feat/index.rst"
 	live, view := writeTree(t, files), writeTree(t, files)
@@ -156,6 +157,7 @@ func TestSchemaFindingsLive(t *testing.T) {
 // range is in the negotiated encoding (UTF-16 here: the old value holds
 // a character outside the BMP), and the next analysis has no finding.
 func TestConditionFix(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"ubproject.toml": `[needs]
 id_required = true

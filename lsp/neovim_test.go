@@ -22,6 +22,7 @@ import (
 // any step does. Without Neovim it skips; SEG_REQUIRE_NEOVIM=1 (set by
 // .ci/run) makes that a failure.
 func TestNeovim(t *testing.T) {
+	t.Parallel()
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
 		msg := "no nvim on PATH: apt-get install neovim to run the editor test"

@@ -77,6 +77,7 @@ func brief(c *client, ds []diagnostic) []string {
 }
 
 func TestDiagnosticsUTF16(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	want := map[string][]string{
@@ -118,6 +119,7 @@ func TestDiagnosticsUTF16(t *testing.T) {
 }
 
 func TestPositionEncodingUTF8(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	// What initialize answers is TestInitializeResult's; here the ranges
 	// show the encoding negotiated.
@@ -134,6 +136,7 @@ func TestPositionEncodingUTF8(t *testing.T) {
 }
 
 func TestInitializeResult(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ caps, want string }{
 		{`{}`, "utf-16"},
 		{`{"general":{"positionEncodings":["utf-16"]}}`, "utf-16"},
@@ -166,6 +169,7 @@ func TestInitializeResult(t *testing.T) {
 // Unsaved text counts: the graph is evaluated over the buffer, and the
 // disk counts again once the buffer is closed.
 func TestUnsavedBuffers(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	c.open("docs/tests.rst", fixture["docs/tests.rst"])
@@ -198,6 +202,7 @@ func TestUnsavedBuffers(t *testing.T) {
 }
 
 func TestNavigation(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	// On "REQ-1" in TS-1's :verifies: (line 2, character 15).
@@ -278,6 +283,7 @@ func TestNavigation(t *testing.T) {
 }
 
 func TestHover(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	var h struct {
@@ -308,6 +314,7 @@ func TestHover(t *testing.T) {
 // is skipped, not counted, and a non-leaf reads none of its own tests'
 // outcomes. The hover once counted every outcome that was not excluded.
 func TestHoverCountsAreEvaluates(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, map[string]string{"docs/index.rst": "" +
 		".. sreq:: Leaf\n   :id: R-1\n   :refines: P-1\n\n" +
 		".. sreq:: Parent\n   :id: P-1\n\n" +
@@ -355,6 +362,7 @@ func (c completion) labels() []string {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	text := ".. test:: New test\n   :id: TS-9\n   :verifies: REQ\n   :witnesses: \n   :ver\n\n.. outcome:: New run\n   :id: OUT-9\n   :witnesses: \n"
@@ -430,6 +438,7 @@ func apply(t *testing.T, c *client, texts map[string]string, we workspaceEdit) {
 }
 
 func TestCodeActions(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	c.open("docs/tests.rst", fixture["docs/tests.rst"])
@@ -481,6 +490,7 @@ func TestCodeActions(t *testing.T) {
 }
 
 func TestRename(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	var prep struct {
@@ -520,6 +530,7 @@ func TestRename(t *testing.T) {
 }
 
 func TestWatchedFiles(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, `{"workspace":{"didChangeWatchedFiles":{"dynamicRegistration":true}}}`)
 	if len(c.diagnostics("docs/tests.rst")) != 6 {
@@ -546,6 +557,7 @@ func TestWatchedFiles(t *testing.T) {
 
 // Without a client that watches files, the server polls the tree.
 func TestPolledFiles(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits for the poller")
 	}
@@ -564,6 +576,7 @@ func TestPolledFiles(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	c.notify("workspace/didChangeConfiguration", `{"settings":{"seg":{"unsatisfiedSeverity":"information","codesBaseURL":"https://docs.example/seg/codes.html#"}}}`)
@@ -580,6 +593,7 @@ func TestSettings(t *testing.T) {
 // A start-up through the parse cache (cold, then warm) publishes what a
 // start-up without it does, open buffers included.
 func TestParseCache(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root := writeTree(t, fixture)
 	var runs [][]string
@@ -617,6 +631,7 @@ func TestParseCache(t *testing.T) {
 // A buffer not saved yet counts where its file would; one under _build
 // does not, as seg check would not read it.
 func TestUnsavedNewFile(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	c.open("docs/_build/x.rst", ".. sreq:: Built\n   :id: REQ-3\n")
@@ -660,6 +675,7 @@ func revisionOf(t *testing.T, root, id string) string {
 // a stale link's code action pins it again in seg.lock (which the editor
 // applies; the server writes nothing).
 func TestRevisions(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"docs/req.rst": ".. sreq:: Parent\n   :id: SYS-1\n\n.. sreq:: Brake\n   :id: REQ-1\n   :refines: SYS-1\n",
 		"docs/tests.rst": ".. test:: T\n   :id: TS-1\n   :verifies: REQ-1\n\n.. impl:: I\n   :id: IMPL-1\n   :implements: REQ-1\n\n" +
@@ -733,6 +749,7 @@ func TestRevisions(t *testing.T) {
 // The "did you mean" of a link state and of a result replace the word
 // as written, and only it.
 func TestStateAndResultFixes(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"docs/a.rst": ".. sreq:: R\n   :id: R-1\n\n.. test:: T\n   :id: T-1\n   :verifies: R-1 (suspekt)\n\n" +
 			".. impl:: I\n   :id: I-1\n   :implements: R-1\n\n.. outcome:: O\n   :id: O-1\n   :confirms: T-1\n   :witnesses: I-1\n   :result: pased\n",
@@ -767,6 +784,7 @@ func TestStateAndResultFixes(t *testing.T) {
 // so often (Config.Recheck) and publishes what a test run outside the
 // editor changed.
 func TestRecheck(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits for the recheck")
 	}

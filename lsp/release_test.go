@@ -13,6 +13,7 @@ import (
 // editor, that file's and those of the files they relate to: a server
 // publishing every file of a large tree kept them all.
 func TestPublishedViewsAreReleased(t *testing.T) {
+	t.Parallel()
 	e := newEngine("../examples/brake", Options{})
 	snap0, err := e.load(nil)
 	if err != nil {

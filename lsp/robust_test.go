@@ -146,6 +146,7 @@ func (rc *rawClient) exit() int {
 }
 
 func TestMalformedMessages(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	rc := newRaw(t, root)
 	rc.send(`{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{}}`)
@@ -223,6 +224,7 @@ func TestMalformedMessages(t *testing.T) {
 }
 
 func TestExitWithoutShutdown(t *testing.T) {
+	t.Parallel()
 	rc := newRaw(t, writeTree(t, fixture))
 	rc.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
 	rc.reply("1")
@@ -239,6 +241,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 }
 
 func TestNotUTF8(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, map[string]string{
 		"docs/bad.rst":  "Title é\n=======\n\nLatin-1 here: caf\xe9\n",
 		"docs/good.rst": ".. sreq:: Fine\n   :id: REQ-1\n",
@@ -262,6 +265,7 @@ func TestNotUTF8(t *testing.T) {
 }
 
 func TestUnreadableRoot(t *testing.T) {
+	t.Parallel()
 	c := newClient(t, filepath.Join(t.TempDir(), "missing"), at)
 	c.callRaw("initialize", fmt.Sprintf(`{"processId":null,"rootUri":%q,"capabilities":{}}`, c.uri("")), nil)
 	c.notify("initialized", `{}`)
@@ -282,6 +286,7 @@ func TestUnreadableRoot(t *testing.T) {
 }
 
 func TestBadConfig(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"seg.toml": "id_pattern = \"^[A-Z\"\n"}
 	for k, v := range fixture {
 		files[k] = v
@@ -323,6 +328,7 @@ func treeSum(t *testing.T, root string) string {
 // A whole session, edits, code actions and rename included, writes
 // nothing into the tree.
 func TestNothingWritten(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	before := treeSum(t, root)
 	c := start(t, root, at, "")
@@ -344,6 +350,7 @@ func TestNothingWritten(t *testing.T) {
 // cannot run, and the editor is told so in an error message rather than
 // left with the last findings as if they still held.
 func TestRootGoneDuringSession(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, fixture)
 	c := start(t, root, at, "")
 	c.sync()

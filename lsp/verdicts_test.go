@@ -10,6 +10,7 @@ import (
 
 // sameBlocking compares what Verdict.Blocking lists, without the lists.
 func TestSameBlockingIsBlockingEqual(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 9))
 	reasons := func() []evaluate.Reason {
 		var out []evaluate.Reason
