@@ -443,14 +443,20 @@ func (s *segSnapshot) makeNode(f *parser.File, n *parser.Node, v *fileView) node
 		id: n.ID, kind: n.Kind.String(), directive: n.Directive, title: n.Title,
 		file: f.Path, span: span{start, v.lineEnd(start)}, parent: n.Parent,
 	}
-	// The directive name follows ".. " (and a substitution's "|name| ").
+	// The directive name follows ".. " (and a substitution's "|name| "),
+	// and may stand a space before its "::" (".. sreq :: T", which
+	// docutils reads as the directive).
 	line := v.text[start:nd.span.end]
 	if i := strings.Index(string(line), "::"); i > 0 {
-		j := i
+		e := i
+		for e > 0 && line[e-1] == ' ' {
+			e--
+		}
+		j := e
 		for j > 0 && line[j-1] != ' ' && line[j-1] != '|' && line[j-1] != '.' {
 			j--
 		}
-		nd.nameSpan = span{start + j, start + i}
+		nd.nameSpan = span{start + j, start + e}
 	} else {
 		nd.nameSpan = nd.span
 	}

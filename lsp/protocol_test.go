@@ -818,3 +818,23 @@ func TestRecheck(t *testing.T) {
 	}
 	t.Errorf("the failed case never showed: %v", brief(c, c.diagnostics("docs/r.rst")))
 }
+
+// A directive written with a space before its "::" (".. sreq :: T",
+// which docutils reads as the directive) has its name where it is: the
+// symbol of a node without an :id: selects the name, as it does for
+// ".. sreq:: T", not the empty place before the "::".
+func TestDirectiveNameBeforeSpacedColons(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{
+		"docs/a.rst": ".. sreq :: Spaced\n\n.. sreq:: Tight\n",
+	})
+	c := start(t, root, at, "")
+	var syms []struct {
+		Name           string `json:"name"`
+		SelectionRange rng    `json:"selectionRange"`
+	}
+	c.callRaw("textDocument/documentSymbol", fmt.Sprintf(`{"textDocument":{"uri":%q}}`, c.uri("docs/a.rst")), &syms)
+	if len(syms) != 2 || syms[0].SelectionRange != r(0, 3, 0, 7) || syms[1].SelectionRange != r(2, 3, 2, 7) {
+		t.Errorf("symbols %+v: want each to select its directive name, 0:3-0:7 and 2:3-2:7", syms)
+	}
+}
