@@ -257,17 +257,17 @@ func TestConfigHashCoversConfig(t *testing.T) {
 		"no id pattern":    func(c *parser.Config) { c.IDPattern = nil },
 		"name into kind":   func(c *parser.Config) { c.ExtraOptions["a"] = true; c.Literal["b"] = true },
 		"name into kind 2": func(c *parser.Config) { c.ExtraOptions["b"] = true; c.Literal["a"] = true },
-		"needs":            func(c *parser.Config) { c.Needs = needs.NewProject() },
+		"needs":            func(c *parser.Config) { c.Needs = &needs.NewProject().Tables },
 		"needs type": func(c *parser.Config) {
-			c.Needs = needs.NewProject()
+			c.Needs = &needs.NewProject().Tables
 			c.Needs.AddType(needs.NeedType{Directive: "req"})
 		},
 		"needs link edge": func(c *parser.Config) {
-			c.Needs = needs.NewProject()
+			c.Needs = &needs.NewProject().Tables
 			c.Needs.AddLink(needs.LinkType{Option: "links", Edge: "refines"})
 		},
 		"needs id required": func(c *parser.Config) {
-			c.Needs = needs.NewProject()
+			c.Needs = &needs.NewProject().Tables
 			c.Needs.IDRequired = true
 		},
 	}
