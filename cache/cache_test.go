@@ -266,6 +266,20 @@ func TestConfigHashCoversConfig(t *testing.T) {
 			c.Needs = &needs.NewProject().Tables
 			c.Needs.AddLink(needs.LinkType{Option: "links", Edge: "refines"})
 		},
+		// A mapping of another form changes which entries take seg's
+		// "(state)" suffix (LinkType.Stateful) with the same Edge.
+		"needs link auto": func(c *parser.Config) {
+			c.Needs = &needs.NewProject().Tables
+			c.Needs.AddLink(needs.LinkType{Option: "links", Auto: true})
+		},
+		"needs link edges": func(c *parser.Config) {
+			c.Needs = &needs.NewProject().Tables
+			c.Needs.AddLink(needs.LinkType{Option: "links", Edges: []string{"refines"}})
+		},
+		"needs link edges stateful": func(c *parser.Config) {
+			c.Needs = &needs.NewProject().Tables
+			c.Needs.AddLink(needs.LinkType{Option: "links", Edges: []string{"implements", "refines"}})
+		},
 		"needs id required": func(c *parser.Config) {
 			c.Needs = &needs.NewProject().Tables
 			c.Needs.IDRequired = true

@@ -141,8 +141,9 @@ func (n *Tables) Options() map[string]bool { return n.options }
 
 // Fingerprint is a canonical text of what of the tables can change the
 // parse of a file (for the parse cache's key): the need types and their
-// kinds, the link types and the seg edges they map onto, the options and
-// the ID and title rules. It is "" for nil *Tables.
+// kinds and prefixes, the link types, the seg edges they map onto (in
+// every form of the mapping) and whether they read conditions, the
+// options and the ID and title rules. It is "" for nil *Tables.
 func (n *Tables) Fingerprint() string {
 	if n == nil {
 		return ""
@@ -152,7 +153,9 @@ func (n *Tables) Fingerprint() string {
 		parts = append(parts, fmt.Sprintf("type %q %q prefix %q", t.Directive, t.Kind, t.Prefix))
 	}
 	for _, l := range n.Links {
-		parts = append(parts, fmt.Sprintf("link %q %q conditions=%v", l.Option, l.Edge, !l.NoConditions))
+		// Edge, Auto and Edges decide which entries take seg's "(state)"
+		// suffix (Stateful, StateOption).
+		parts = append(parts, fmt.Sprintf("link %q %q auto=%v edges=%q conditions=%v", l.Option, l.Edge, l.Auto, l.Edges, !l.NoConditions))
 	}
 	for o := range n.options {
 		parts = append(parts, fmt.Sprintf("option %q", o))
