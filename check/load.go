@@ -181,7 +181,7 @@ func each(n int, f func(i int, buf []byte) []byte) {
 }
 
 // ParseTree reads and parses the tree under root without a cache, into a
-// new FileSet: what `seg check` with the configuration cfg reads (nil:
+// new FileSet: what `seg check` with the configuration c reads (nil:
 // the default configuration), for tests and tools.
 func ParseTree(root string, c *config.Config) ([]*parser.File, *source.FileSet, error) {
 	cfg, np := split(c)
