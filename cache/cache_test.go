@@ -257,17 +257,31 @@ func TestConfigHashCoversConfig(t *testing.T) {
 		"no id pattern":    func(c *parser.Config) { c.IDPattern = nil },
 		"name into kind":   func(c *parser.Config) { c.ExtraOptions["a"] = true; c.Literal["b"] = true },
 		"name into kind 2": func(c *parser.Config) { c.ExtraOptions["b"] = true; c.Literal["a"] = true },
-		"needs":            func(c *parser.Config) { c.Needs = needs.NewProject() },
+		"needs":            func(c *parser.Config) { c.Needs = &needs.NewProject().Tables },
 		"needs type": func(c *parser.Config) {
-			c.Needs = needs.NewProject()
+			c.Needs = &needs.NewProject().Tables
 			c.Needs.AddType(needs.NeedType{Directive: "req"})
 		},
 		"needs link edge": func(c *parser.Config) {
-			c.Needs = needs.NewProject()
+			c.Needs = &needs.NewProject().Tables
 			c.Needs.AddLink(needs.LinkType{Option: "links", Edge: "refines"})
 		},
+		// A mapping of another form changes which entries take seg's
+		// "(state)" suffix (LinkType.Stateful) with the same Edge.
+		"needs link auto": func(c *parser.Config) {
+			c.Needs = &needs.NewProject().Tables
+			c.Needs.AddLink(needs.LinkType{Option: "links", Auto: true})
+		},
+		"needs link edges": func(c *parser.Config) {
+			c.Needs = &needs.NewProject().Tables
+			c.Needs.AddLink(needs.LinkType{Option: "links", Edges: []string{"refines"}})
+		},
+		"needs link edges stateful": func(c *parser.Config) {
+			c.Needs = &needs.NewProject().Tables
+			c.Needs.AddLink(needs.LinkType{Option: "links", Edges: []string{"implements", "refines"}})
+		},
 		"needs id required": func(c *parser.Config) {
-			c.Needs = needs.NewProject()
+			c.Needs = &needs.NewProject().Tables
 			c.Needs.IDRequired = true
 		},
 	}

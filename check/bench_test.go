@@ -62,7 +62,7 @@ func BenchmarkParseTree(b *testing.B) {
 	b.ReportAllocs()
 	nodes := 0
 	for b.Loop() {
-		files, _, err := ParseTree(root, parser.DefaultConfig())
+		files, _, err := ParseTree(root, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -216,7 +216,7 @@ func benchTree(b *testing.B) (*Tree, string) {
 // is as it was).
 func BenchmarkSources(b *testing.B) {
 	t, root := benchTree(b)
-	files, _, err := ParseTree(root, t.Config.Parser)
+	files, _, err := ParseTree(root, t.Config)
 	if err != nil {
 		b.Fatal(err)
 	}

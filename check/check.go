@@ -148,7 +148,7 @@ type Check struct {
 // that cannot be read).
 func (t *Tree) Run(o Options) (*Check, Stats, error) {
 	fset := source.NewFileSet()
-	files, unlisted, l, err := listTree(t.Root, t.Config.Parser, fset)
+	files, unlisted, l, err := listTree(t.Root, t.Config.Parser, t.Config.Needs, fset)
 	if err != nil {
 		return nil, Stats{}, err
 	}
@@ -195,7 +195,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	// document (:delete:, needimport, external needs, parent_needs,
 	// needextend, dynamic functions).
 	pp := postprocess.Run(postprocess.Input{Root: t.Root, Files: fset, Parsed: parsed,
-		Project: t.Config.Parser.Needs, Config: t.Config.Parser})
+		Project: t.Config.Needs, Config: t.Config.Parser})
 	parsed = pp.Parsed
 	diags = append(diags, pp.Diagnostics...)
 	// Implementations at the code tags of the tree's source files
@@ -220,7 +220,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 	}
 	diags = append(diags, lock.Diagnostics...)
 	extra := lm.extraNodes(rs.nodes, ct.nodes, pp.External)
-	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Parser, lock.Pins, gm)
+	g, gdiags := graph.BuildMemo(fset, parsed, extra, t.Config.Needs, lock.Pins, gm)
 	diags = append(diags, gdiags...)
 	diags = append(diags, graph.LinkMappingWarnings(g)...)
 
@@ -251,7 +251,7 @@ func (t *Tree) finish(o Options, fset *source.FileSet, parsed []*parser.File, lm
 		FailOn:       cmp.Or(o.FailOn, t.FailOn),
 		outcomeIndex: sync.OnceValue(func() map[string]int { return indexOutcomes(rs.outcomes) }),
 	}
-	c.suppress(t.Config.Parser.Needs)
+	c.suppress(t.Config.Needs)
 	c.ignore(t)
 	return c, nil
 }

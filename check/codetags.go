@@ -51,7 +51,7 @@ func (t *Tree) codeInput() (codetags.Input, bool) {
 		}
 	}
 	projects := t.codelinksProjects()
-	score, confDir := isSCORE(t.Root, cfg.Parser.Needs)
+	score, confDir := isSCORE(t.Root, cfg.Needs)
 	st.Codelinks = projects
 	in := codetags.Input{Root: t.Root, Settings: st}
 	l := &in.Listing
@@ -80,8 +80,8 @@ func (t *Tree) codeInput() (codetags.Input, bool) {
 	// project's, else that of the conf.py that made the tree an S-CORE
 	// one), unless it is the root.
 	docRoot := confDir
-	if cfg.Parser.Needs != nil && cfg.Parser.Needs.DocRoot != "" {
-		docRoot = cfg.Parser.Needs.DocRoot
+	if cfg.Needs != nil && cfg.Needs.DocRoot != "" {
+		docRoot = cfg.Needs.DocRoot
 	}
 	pc := cfg.Parser
 	l.Skip = func(rel string, dir bool) bool {
@@ -212,7 +212,7 @@ func (t *Tree) codeTags(o Options, fset *source.FileSet, overlay func(string) ([
 	}
 	// A one-line need's type is a need type of the project or one of
 	// seg's directives.
-	p := t.Config.Parser.Needs
+	p := t.Config.Needs
 	kindOf := func(typ string) parser.Kind {
 		if p != nil {
 			if nt := p.Type(typ); nt != nil {

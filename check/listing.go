@@ -6,12 +6,27 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/seg-trace/seg/config"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 )
 
-// List lists the tree at root as a check reads it, without reading any
-// file (seg check --list-files).
-func List(root string, cfg *parser.Config) (*Listing, error) { return listSphinx(root, cfg) }
+// List lists the tree at root as a check with the configuration cfg
+// reads it, without reading any file (seg check --list-files). A nil cfg
+// is the default configuration.
+func List(root string, cfg *config.Config) (*Listing, error) {
+	pc, np := split(cfg)
+	return listSphinx(root, pc, np)
+}
+
+// split is cfg's parser configuration and sphinx-needs project: the
+// default configuration and none for a nil cfg.
+func split(cfg *config.Config) (*parser.Config, *needs.Project) {
+	if cfg == nil || cfg.Parser == nil {
+		return parser.DefaultConfig(), nil
+	}
+	return cfg.Parser, cfg.Needs
+}
 
 // Listed is the listing of the tree's last run, nil before one.
 func (t *Tree) Listed() *Listing { return t.listed }

@@ -216,7 +216,7 @@ func (l *Live) includes(all []*parser.File, fset *source.FileSet) []*parser.File
 // list walks the tree: the files it lists, and the buffers of files not
 // saved yet where it would list them, are the tree.
 func (l *Live) list() error {
-	lst, err := listSphinx(l.t.Root, l.t.Config.Parser)
+	lst, err := listSphinx(l.t.Root, l.t.Config.Parser, l.t.Config.Needs)
 	if err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func (l *Live) parse(sf *source.File, buf []byte) (*parser.File, []byte, bool) {
 // path (before the first walk, the listing is made).
 func (l *Live) inTree(path string) bool {
 	if l.listing == nil {
-		lst, err := listSphinx(l.t.Root, l.t.Config.Parser)
+		lst, err := listSphinx(l.t.Root, l.t.Config.Parser, l.t.Config.Needs)
 		if err != nil {
 			return inTree(path, l.t.Config.Parser)
 		}

@@ -10,8 +10,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/safefile"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -72,8 +74,8 @@ type treeFile struct {
 // file to fset, in path order, each with a reader that reads it again for
 // snippets. The folders that could not be listed come last, with their
 // errors.
-func listTree(root string, cfg *parser.Config, fset *source.FileSet) (files []treeFile, unlisted []*parser.File, l *Listing, err error) {
-	l, err = listSphinx(root, cfg)
+func listTree(root string, cfg *parser.Config, np *needs.Project, fset *source.FileSet) (files []treeFile, unlisted []*parser.File, l *Listing, err error) {
+	l, err = listSphinx(root, cfg, np)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -179,13 +181,12 @@ func each(n int, f func(i int, buf []byte) []byte) {
 }
 
 // ParseTree reads and parses the tree under root without a cache, into a
-// new FileSet: what `seg check` reads, for tests and tools.
-func ParseTree(root string, cfg *parser.Config) ([]*parser.File, *source.FileSet, error) {
-	if cfg == nil {
-		cfg = parser.DefaultConfig()
-	}
+// new FileSet: what `seg check` with the configuration c reads (nil:
+// the default configuration), for tests and tools.
+func ParseTree(root string, c *config.Config) ([]*parser.File, *source.FileSet, error) {
+	cfg, np := split(c)
 	fset := source.NewFileSet()
-	files, unlisted, l, err := listTree(root, cfg, fset)
+	files, unlisted, l, err := listTree(root, cfg, np, fset)
 	if err != nil {
 		return nil, nil, err
 	}

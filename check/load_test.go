@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/parser"
 )
 
@@ -57,7 +58,7 @@ func TestParseTree(t *testing.T) {
 	}
 	cfg := parser.DefaultConfig()
 	cfg.Exclude = []string{"drafts", "**/*.draft.rst", "outside/**"}
-	files, _, err := ParseTree(root, cfg)
+	files, _, err := ParseTree(root, &config.Config{Parser: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

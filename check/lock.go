@@ -65,5 +65,5 @@ func (t *Tree) IsLink(name string) bool {
 	case "refines", "verifies", "implements", "confirms", "witnesses", "excuses":
 		return true
 	}
-	return t.Config.Parser.Needs.Link(name) != nil
+	return t.Config.Needs.Link(name) != nil
 }

@@ -89,7 +89,7 @@ func (t *Tree) unloaded(fset *source.FileSet, first source.Span, names []string,
 	d := diag.Diagnostic{Code: CodeUnloadedTypes, Span: first,
 		Message: fmt.Sprintf("seg cannot map %s of %s (%s)", count(total, "directive"), count(len(types), "type"), strings.Join(types, ", "))}
 	var why []string
-	p := t.Config.Parser.Needs
+	p := t.Config.Needs
 	cp := needs.FindConfPy(t.Root)
 	exts := cp.Extensions
 	if p != nil && p.Extensions != nil {

@@ -134,7 +134,7 @@ type scan struct {
 // and the local copies of URLs), each with its bytes, for the result
 // cache's key: a report depends on them.
 func (t *Tree) needsFiles() []string {
-	p := t.Config.Parser.Needs
+	p := t.Config.Needs
 	if p == nil {
 		return nil
 	}
@@ -170,7 +170,7 @@ func (t *Tree) needsFiles() []string {
 func (t *Tree) scan() (*scan, error) {
 	sc := &scan{fset: source.NewFileSet()}
 	var err error
-	sc.files, sc.unlisted, t.listed, err = listTree(t.Root, t.Config.Parser, sc.fset)
+	sc.files, sc.unlisted, t.listed, err = listTree(t.Root, t.Config.Parser, t.Config.Needs, sc.fset)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func (t *Tree) runRules(parsed []*parser.File, external []parser.Node, g *graph.
 	if t.engine == nil || len(t.engine.Rules) == 0 {
 		return nil
 	}
-	return t.engine.Run(rules.Input{Files: g.Files(), Parsed: parsed, External: external, Graph: g, Project: t.Config.Parser.Needs})
+	return t.engine.Run(rules.Input{Files: g.Files(), Parsed: parsed, External: external, Graph: g, Project: t.Config.Needs})
 }
 
 // badMetamodel are the problems of the metamodel, each at its line.
@@ -115,7 +115,7 @@ func joinAnd(words []string) string {
 // read once per Tree (a live check runs many times over one Tree).
 func (t *Tree) notEvaluated() (what []string, file string, line int) {
 	t.notEval.once.Do(func() {
-		t.notEval.what, t.notEval.file, t.notEval.line = rules.NotEvaluated(t.Config.Parser.Needs)
+		t.notEval.what, t.notEval.file, t.notEval.line = rules.NotEvaluated(t.Config.Needs)
 	})
 	return t.notEval.what, t.notEval.file, t.notEval.line
 }

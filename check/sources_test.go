@@ -24,7 +24,7 @@ func TestSourcesTrustSettledFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, _, err := ParseTree(root, tr.Config.Parser)
+	parsed, _, err := ParseTree(root, tr.Config)
 	if err != nil {
 		t.Fatal(err)
 	}

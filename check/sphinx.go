@@ -55,24 +55,24 @@ var sphinxExcluded = []string{"**/_sources", ".#*", "**/.#*", "*.lproj/**"}
 var confPyPlaces = needs.ConfPyPlaces
 
 // findProject finds the Sphinx project of the tree at root: the source
-// folder of the sphinx-needs project the configuration read, else, in an
+// folder of the sphinx-needs project np the configuration read, else, in an
 // Eclipse S-CORE repository, the source_dir of the docs() macro of its
 // BUILD file, else the folder of the first conf.py of confPyPlaces. It
 // returns nil when the tree has none: then every folder of the tree is
 // read. A conf.py it cannot read or whose settings have the wrong shape
 // is an error (seg cannot tell what Sphinx reads).
-func findProject(root string, cfg *parser.Config) (*Project, error) {
+func findProject(root string, np *needs.Project) (*Project, error) {
 	p := &Project{}
 	switch {
-	case cfg.Needs != nil && cfg.Needs.SrcDir != "" && !tomlBesideNoConf(root, cfg.Needs):
-		rel, err := filepath.Rel(root, cfg.Needs.SrcDir)
+	case np != nil && np.SrcDir != "" && !tomlBesideNoConf(root, np):
+		rel, err := filepath.Rel(root, np.SrcDir)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, nil // a project outside the root: the root is read whole
 		}
 		p.Dir = cleanRel(filepath.ToSlash(rel))
 		p.Found = "the sphinx-needs project's source folder"
-		if cfg.Needs.File != "" {
-			if r, err := filepath.Rel(root, cfg.Needs.File); err == nil {
+		if np.File != "" {
+			if r, err := filepath.Rel(root, np.File); err == nil {
 				p.Found += " (" + filepath.ToSlash(r) + ")"
 			}
 		}
@@ -327,11 +327,11 @@ const (
 // vendor, seg.toml's exclude globs and linked folders are never read),
 // narrowed to the source folder, less the folders that are Sphinx projects of
 // their own and what Sphinx's exclusions name.
-func listSphinx(root string, cfg *parser.Config) (*Listing, error) {
+func listSphinx(root string, cfg *parser.Config, np *needs.Project) (*Listing, error) {
 	if cfg == nil {
 		cfg = parser.DefaultConfig()
 	}
-	p, err := findProject(root, cfg)
+	p, err := findProject(root, np)
 	if err != nil {
 		return nil, err
 	}

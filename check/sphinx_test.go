@@ -241,7 +241,7 @@ func TestSourcelinkSuffix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := List(root, cfg.Parser)
+	l, err := List(root, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

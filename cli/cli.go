@@ -258,7 +258,7 @@ func needsFiles(t *check.Tree, pairs []string) error {
 	if len(pairs) == 0 {
 		return nil
 	}
-	p := t.Config.Parser.Needs
+	p := t.Config.Needs
 	if p == nil {
 		return usagef("seg: --needs-file: the tree is no sphinx-needs project")
 	}

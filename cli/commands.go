@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/seg-trace/seg/check"
-	"github.com/seg-trace/seg/parser"
+	"github.com/seg-trace/seg/config"
 	"github.com/seg-trace/seg/report"
 )
 
@@ -43,7 +43,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, check.Stats, error)
 		return listFiles(t, stdout)
 	}
 	only := append(append([]string(nil), o.only...), files...)
-	if err := checkNames(root, t.Config.Parser, only); err != nil {
+	if err := checkNames(root, t.Config, only); err != nil {
 		return 0, check.Stats{}, err
 	}
 	w, colored, done, discard, err := output(o, stdout)
@@ -102,7 +102,7 @@ func checkArgs(args []string) (string, []string) {
 // that does not exist, a folder, a file outside the root, a file that is
 // not .rst, or one the walk skips. Such a name would narrow the report to
 // nothing and pass (docs/precommit.md, "Names that match no file").
-func checkNames(root string, cfg *parser.Config, names []string) error {
+func checkNames(root string, cfg *config.Config, names []string) error {
 	if len(names) == 0 {
 		return nil
 	}

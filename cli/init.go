@@ -74,7 +74,7 @@ func runInit(args []string, stdout, _ io.Writer) (int, error) {
 		// and nothing else (docs/score.md).
 		text = scoreTOML(root, cfg)
 	} else {
-		if cfg.Parser.Needs != nil {
+		if cfg.Needs != nil {
 			plan = planNeeds(root, cfg)
 		}
 		text = initTOML(plan)
@@ -195,7 +195,7 @@ func planNeeds(root string, cfg *config.Config) *needsPlan {
 			p.source = filepath.ToSlash(rel)
 		}
 	}
-	for _, t := range cfg.Parser.Needs.Types {
+	for _, t := range cfg.Needs.Types {
 		g := guess{name: t.Directive, title: t.Title, onto: guessKind(t)}
 		if g.onto != "" {
 			p.typesMapped++

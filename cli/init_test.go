@@ -58,7 +58,7 @@ func TestInitWritesALoadableConfig(t *testing.T) {
 			if cfg.File != filepath.Join(dir, config.FileName) {
 				t.Errorf("config file read: %q", cfg.File)
 			}
-			n := cfg.Parser.Needs
+			n := cfg.Needs
 			if name == "plain" {
 				if n != nil {
 					t.Errorf("a plain tree became a sphinx-needs project")
@@ -83,8 +83,8 @@ func TestInitWritesALoadableConfig(t *testing.T) {
 				if m, ok := guessLinkByName(l.Option); ok {
 					want = m.String()
 				}
-				if l.Mapping() != want {
-					t.Errorf("link type %q: mapping %q, want %q", l.Option, l.Mapping(), want)
+				if needs.Mapping(l) != want {
+					t.Errorf("link type %q: mapping %q, want %q", l.Option, needs.Mapping(l), want)
 				}
 			}
 			if mapped == 0 {

@@ -45,7 +45,7 @@ var edgeKinds = map[string][2]string{
 // ("test→requirement"); entries whose ends have no guessed kind, or that
 // name nothing, are not counted. A tree seg cannot parse gives nothing.
 func linkUses(root string, cfg *config.Config, kinds map[string]string) map[string]map[[2]string]int {
-	files, _, err := check.ParseTree(root, cfg.Parser)
+	files, _, err := check.ParseTree(root, cfg)
 	if err != nil {
 		return nil
 	}
@@ -69,7 +69,7 @@ func linkUses(root string, cfg *config.Config, kinds map[string]string) map[stri
 				continue
 			}
 			for _, o := range n.Options {
-				if cfg.Parser.Needs.Link(o.Name) == nil {
+				if cfg.Needs.Link(o.Name) == nil {
 					continue
 				}
 				for _, l := range o.Links {
@@ -141,7 +141,7 @@ func (p *needsPlan) guessLinks(root string, cfg *config.Config) {
 		}
 	}
 	var uses map[string]map[[2]string]int
-	for _, l := range cfg.Parser.Needs.Links {
+	for _, l := range cfg.Needs.Links {
 		g := guess{name: l.Option}
 		if m, ok := guessLinkByName(l.Option); ok {
 			g.onto, g.value = m.String(), m.String()

@@ -10,7 +10,7 @@ import (
 // listFiles is seg check --list-files: the listing of the tree, with no
 // file read (docs/check.md, "Which files a check reads").
 func listFiles(t *check.Tree, stdout io.Writer) (int, check.Stats, error) {
-	l, err := check.List(t.Root, t.Config.Parser)
+	l, err := check.List(t.Root, t.Config)
 	if err != nil {
 		return 0, check.Stats{}, fmt.Errorf("seg: %v", err)
 	}

@@ -149,7 +149,7 @@ func loadSelfCheckTree(t *testing.T) *selfCheckTree {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _, err := check.ParseTree(selfCheckRoot, cfg.Parser)
+	files, _, err := check.ParseTree(selfCheckRoot, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

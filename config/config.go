@@ -63,10 +63,13 @@ type Config struct {
 	// AllowEmpty is allow_empty: a tree with no requirement is no error.
 	AllowEmpty bool
 	// NeedsFile is the sphinx-needs project file read (ubproject.toml or
-	// conf.py), "" when none; NeedsRaw is its bytes. Parser.Needs is what
-	// was read of it (package needs).
+	// conf.py), "" when none; NeedsRaw is its bytes. Needs is what was
+	// read of it (package needs), nil when the tree is no sphinx-needs
+	// project; Parser.Needs holds its tables (&Needs.Tables), all the
+	// parser reads of it.
 	NeedsFile string
 	NeedsRaw  []byte
+	Needs     *needs.Project
 
 	// RequirePins is [review] require-pins: an unpinned link counts as
 	// stale (docs/revisions.md, "Strict review").
@@ -103,8 +106,8 @@ type Config struct {
 	RuleSeverity     map[string]string
 	RuleSeverityLine func(code string) int
 
-	needs      *needs.Settings   // seg.toml's [needs] table
-	directives map[string]string // seg.toml's [directives], lower-cased
+	needsSettings *needs.Settings   // seg.toml's [needs] table
+	directives    map[string]string // seg.toml's [directives], lower-cased
 }
 
 // MatrixConfig is the [matrix] table.
@@ -233,7 +236,7 @@ func Parse(name string, data []byte) (*Config, error) {
 		}
 		return nil, e
 	}
-	c := &Config{File: name, Parser: parser.DefaultConfig(), Raw: data, needs: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays, AllowEmpty: f.AllowEmpty}
+	c := &Config{File: name, Parser: parser.DefaultConfig(), Raw: data, needsSettings: f.Needs, directives: map[string]string{}, WaiverWarnDays: DefaultWaiverWarnDays, AllowEmpty: f.AllowEmpty}
 	if err := c.readResults(name, data, md, f.Results); err != nil {
 		return nil, err
 	}
@@ -622,14 +625,14 @@ func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// loadNeeds sets c.Parser.Needs when the tree is a sphinx-needs project
-// (needs.Load says where the project comes from). A need type may not also
-// be one of seg.toml's own [directives].
+// loadNeeds sets c.Needs (and c.Needs, its tables) when the tree
+// is a sphinx-needs project (needs.Load says where the project comes
+// from). A need type may not also be one of seg.toml's own [directives].
 func loadNeeds(root string, c *Config) error {
-	o := needs.LoadOptions{Force: metamodel.Wanted(root, c.needs), Extend: func(p *needs.Project) error {
+	o := needs.LoadOptions{Force: metamodel.Wanted(root, c.needsSettings), Extend: func(p *needs.Project) error {
 		return c.useMetamodel(root, p)
 	}}
-	p, err := needs.LoadWith(root, c.needs, c.File, c.Raw, o)
+	p, err := needs.LoadWith(root, c.needsSettings, c.File, c.Raw, o)
 	if err != nil || p == nil {
 		return err
 	}
@@ -640,7 +643,8 @@ func loadNeeds(root string, c *Config) error {
 		}
 	}
 	c.NeedsFile, c.NeedsRaw = p.File, p.Raw
-	c.Parser.UseNeeds(p)
+	c.Needs = p
+	c.Parser.UseNeeds(&p.Tables)
 	// Sphinx's exclude_patterns are applied by the listing of the tree,
 	// with Sphinx's glob syntax (package check, sphinx.go).
 	return nil
@@ -659,7 +663,7 @@ func (c *Config) useMetamodel(root string, p *needs.Project) error {
 	} else if p.SrcDir != "" && cfgfile.Present(filepath.Join(p.SrcDir, "conf.py")) {
 		confPy = filepath.Join(p.SrcDir, "conf.py")
 	}
-	found, err := metamodel.Find(root, c.needs, c.File, c.Raw, confPy)
+	found, err := metamodel.Find(root, c.needsSettings, c.File, c.Raw, confPy)
 	if err != nil || found.Path == "" {
 		return err
 	}

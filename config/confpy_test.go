@@ -58,7 +58,7 @@ func TestConfPyClassic(t *testing.T) {
 		"docs/index.rst": "",
 		"seg.toml":       classicMapping,
 	})
-	n := c.Parser.Needs
+	n := c.Needs
 	if n == nil {
 		t.Fatal("no project read")
 	}
@@ -94,7 +94,7 @@ needs_links = {
 needs_fields = {"asil": {"description": "ASIL"}, "owner": {}}
 `,
 	})
-	n := c.Parser.Needs
+	n := c.Needs
 	if n == nil {
 		t.Fatal("no project read")
 	}
@@ -120,7 +120,7 @@ func TestConfPyFromToml(t *testing.T) {
 		"docs/source/conf.py": "extensions = ['sphinxcontrib.needs']\nneeds_from_toml = '../ubproject.toml'\nneeds_types = broken(\n",
 		"docs/ubproject.toml": "[needs]\ntypes = [{directive = \"story\", title = \"Story\", prefix = \"US_\"}]\n",
 	})
-	n := c.Parser.Needs
+	n := c.Needs
 	if n == nil {
 		t.Fatal("no project read")
 	}
@@ -136,23 +136,23 @@ func TestConfPyFromToml(t *testing.T) {
 // project; a ubproject.toml at the root wins over a conf.py.
 func TestConfPyIgnored(t *testing.T) {
 	c := load(t, map[string]string{"docs/conf.py": "extensions = ['sphinx.ext.autodoc']\nneeds_types = [dict(directive='x')]\n"})
-	if c.Parser.Needs != nil {
+	if c.Needs != nil {
 		t.Error("a conf.py without sphinx-needs made a project")
 	}
 	c = load(t, map[string]string{"deep/er/conf.py": "extensions = ['sphinx_needs']\n"})
-	if c.Parser.Needs != nil {
+	if c.Needs != nil {
 		t.Error("a conf.py outside the usual places made a project")
 	}
 	c = load(t, map[string]string{
 		"conf.py":        "extensions = ['sphinx_needs']\nneeds_types = [dict(directive='fromconf')]\n",
 		"ubproject.toml": "[needs]\ntypes = [{directive = \"fromtoml\"}]\n",
 	})
-	if d := cmp.Diff([]string{"fromtoml=need  "}, typesOf(c.Parser.Needs)); d != "" {
+	if d := cmp.Diff([]string{"fromtoml=need  "}, typesOf(c.Needs)); d != "" {
 		t.Errorf("types (-want +got):\n%s", d)
 	}
 	// extensions built in a way seg cannot follow: the text decides.
 	c = load(t, map[string]string{"conf.py": "extensions = base_extensions() + ['sphinx_needs']\n"})
-	if c.Parser.Needs == nil {
+	if c.Needs == nil {
 		t.Error("a conf.py naming sphinx_needs in its extensions expression made no project")
 	}
 }

@@ -142,10 +142,10 @@ func TestConfPyFirstWithNeeds(t *testing.T) {
 		"docs/source/conf.py": "extensions = ['sphinx_needs']\nneeds_types = [dict(directive='later')]\n",
 		"source/conf.py":      "extensions = ['sphinx_needs']\nneeds_types = load()\n",
 	})
-	if c.Parser.Needs == nil {
+	if c.Needs == nil {
 		t.Fatal("docs/conf.py, which loads sphinx-needs, made no project")
 	}
-	if d := cmp.Diff([]string{"indocs=need  "}, typesOf(c.Parser.Needs)); d != "" {
+	if d := cmp.Diff([]string{"indocs=need  "}, typesOf(c.Needs)); d != "" {
 		t.Errorf("types (-want +got):\n%s", d)
 	}
 	if !strings.HasSuffix(filepath.ToSlash(c.NeedsFile), "docs/conf.py") {
@@ -160,7 +160,7 @@ func TestConfPyFirstWithNeeds(t *testing.T) {
 		"seg.toml":     "[needs.types]\nsysreq = \"requirement\"\n",
 		"doc/index.rs": "",
 	})
-	if d := cmp.Diff([]string{"sysreq=requirement  "}, typesOf(c.Parser.Needs)); d != "" {
+	if d := cmp.Diff([]string{"sysreq=requirement  "}, typesOf(c.Needs)); d != "" {
 		t.Errorf("mapped types (-want +got):\n%s", d)
 	}
 
@@ -169,7 +169,7 @@ func TestConfPyFirstWithNeeds(t *testing.T) {
 		"conf.py":      "extensions = []\n",
 		"docs/conf.py": "extensions = ['sphinx.ext.autodoc']\n",
 	})
-	if c.Parser.Needs != nil {
+	if c.Needs != nil {
 		t.Error("conf.py files without sphinx-needs made a project")
 	}
 }

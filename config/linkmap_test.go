@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/seg-trace/seg/needs"
 )
 
 // [needs.links] in each of its forms (docs/sphinx-needs.md, "Mapping link
@@ -21,8 +23,8 @@ func TestNeedsLinkForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, l := range c.Parser.Needs.Links {
-		got[l.Option] = l.Mapping()
+	for _, l := range c.Needs.Links {
+		got[l.Option] = needs.Mapping(l)
 	}
 	want := map[string]string{
 		"links":        `"auto"`,
@@ -34,7 +36,7 @@ func TestNeedsLinkForms(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
-	if !c.Parser.Needs.HasReverse() {
+	if !c.Needs.HasReverse() {
 		t.Error("HasReverse is false")
 	}
 	for _, tc := range []struct{ seg, want string }{

@@ -105,7 +105,7 @@ func checkClassic(t *testing.T, n *needs.Project) {
 
 func TestNoNeedsProject(t *testing.T) {
 	c := load(t, map[string]string{"docs/a.rst": ""})
-	if c.Parser.Needs != nil {
+	if c.Needs != nil {
 		t.Error("a tree without ubproject.toml is a sphinx-needs project")
 	}
 	if c.Parser.Literal["needextend"] {
@@ -139,7 +139,7 @@ layouts = {clean = {grid = "simple"}}
 `,
 		"seg.toml": classicMapping,
 	})
-	n := c.Parser.Needs
+	n := c.Needs
 	if n == nil {
 		t.Fatal("no project read")
 	}
@@ -223,7 +223,7 @@ config = "docs/ubproject.toml"
 project = "From seg.toml"
 `,
 	})
-	n := c.Parser.Needs
+	n := c.Needs
 	if d := cmp.Diff([]string{"story=need User story US_", "spec=need Specification "}, typesOf(n)); d != "" {
 		t.Errorf("types (-want +got):\n%s", d)
 	}
@@ -248,7 +248,7 @@ project = "From seg.toml"
 // seg.toml's [needs] alone: sphinx-needs' default types and links.
 func TestNeedsDefaults(t *testing.T) {
 	c := load(t, map[string]string{"seg.toml": "[needs.types]\nreq = \"requirement\"\n"})
-	n := c.Parser.Needs
+	n := c.Needs
 	want := []string{"req=requirement Requirement R_", "spec=need Specification S_", "impl=need Implementation I_", "test=need Test Case T_"}
 	if d := cmp.Diff(want, typesOf(n)); d != "" {
 		t.Errorf("types (-want +got):\n%s", d)
@@ -263,7 +263,7 @@ func TestNeedsDisabled(t *testing.T) {
 		"ubproject.toml": "[needs]\ntypes = [{directive = \"story\"}]\n",
 		"seg.toml":       "[needs]\nenabled = false\n",
 	})
-	if c.Parser.Needs != nil {
+	if c.Needs != nil {
 		t.Error("enabled = false still reads the project")
 	}
 }

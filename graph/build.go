@@ -22,23 +22,23 @@ import (
 // read from test results), all of whose positions are in fset. It never
 // fails: what does not fit becomes a diagnostic (in no particular order)
 // and adds nothing to the graph. The input order does not matter: the same
-// nodes in any order give an identical graph. When cfg names a
-// sphinx-needs project (cfg.Needs), a need's link options make edges as
-// the project and seg.toml's mapping say (docs/sphinx-needs.md); a nil cfg
-// is the default configuration.
-func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config) (*Graph, diag.List) {
-	return BuildPinned(fset, files, extra, cfg, nil)
+// nodes in any order give an identical graph. When the tree is a
+// sphinx-needs project np (config.Config.Needs, whose tables the files
+// were parsed with), a need's link options make edges as the project and
+// seg.toml's mapping say (docs/sphinx-needs.md); np is nil otherwise.
+func Build(fset *source.FileSet, files []*parser.File, extra []parser.Node, np *needs.Project) (*Graph, diag.List) {
+	return BuildPinned(fset, files, extra, np, nil)
 }
 
 // BuildPinned is Build with the pins of seg.lock: every edge gets the pin
 // of its link, and a pin whose link the tree does not have is orphan-pin.
-func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin) (*Graph, diag.List) {
-	return buildPinned(fset, files, extra, cfg, lock, nil)
+func BuildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, np *needs.Project, lock []pins.Pin) (*Graph, diag.List) {
+	return buildPinned(fset, files, extra, np, lock, nil)
 }
 
-func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
+func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node, np *needs.Project, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
 	if m != nil && m.sameLock(lock) {
-		if g, diags, ok := m.patch(fset, files, extra, cfg, lock); ok {
+		if g, diags, ok := m.patch(fset, files, extra, np, lock); ok {
 			return g, diags
 		}
 	}
@@ -54,10 +54,8 @@ func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 	for i := range extra {
 		src = append(src, &extra[i])
 	}
-	var needs *needs.Project
 	var parents map[*parser.Node]string
-	if cfg != nil && cfg.Needs != nil {
-		needs = cfg.Needs
+	if np != nil {
 		parents = map[*parser.Node]string{}
 		for _, f := range files {
 			for i := range f.Nodes {
@@ -67,9 +65,9 @@ func buildPinned(fset *source.FileSet, files []*parser.File, extra []parser.Node
 			}
 		}
 	}
-	g, diags := build(fset, src, needs, parents, lock, m)
+	g, diags := build(fset, src, np, parents, lock, m)
 	if m != nil {
-		m.last.files, m.last.extra, m.last.needs = files, extra, needs
+		m.last.files, m.last.extra, m.last.needs = files, extra, np
 	}
 	return g, diags
 }

@@ -30,7 +30,7 @@ func TestConditionsEvaluate(t *testing.T) {
 	n.AddLink(needs.LinkType{Option: "witnesses", Edge: "witnesses"})
 	n.AddOption("version")
 	n.AddOption("result")
-	cfg.UseNeeds(n)
+	cfg.UseNeeds(&n.Tables)
 	build := func(testVersion, implVersion string) *evaluate.Result {
 		src := `.. req:: R
    :id: R_1
@@ -56,7 +56,7 @@ func TestConditionsEvaluate(t *testing.T) {
 		if len(f.Diagnostics) > 0 {
 			t.Fatalf("parse diagnostics: %v", f.Diagnostics)
 		}
-		g, _ := graph.Build(fs, []*parser.File{f}, nil, cfg)
+		g, _ := graph.Build(fs, []*parser.File{f}, nil, n)
 		return evaluate.Evaluate(g, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	}
 	if v := build("1", "1").Verdicts[0]; !v.Satisfied {

@@ -14,8 +14,8 @@ import (
 
 // condCfg: need types req (requirement), test (test), spec (no kind);
 // link types satisfies (refines), tests (verifies), links; the extra
-// option version.
-func condCfg() *parser.Config {
+// option version. It returns the parser's configuration and the project.
+func condCfg() (*parser.Config, *needs.Project) {
 	cfg := parser.DefaultConfig()
 	n := needs.NewProject()
 	n.AddType(needs.NeedType{Directive: "req", Kind: "requirement"})
@@ -24,19 +24,19 @@ func condCfg() *parser.Config {
 	n.AddLink(needs.LinkType{Option: "satisfies", Edge: "refines"})
 	n.AddLink(needs.LinkType{Option: "tests", Edge: "verifies"})
 	n.AddOption("version")
-	cfg.UseNeeds(n)
-	return cfg
+	cfg.UseNeeds(&n.Tables)
+	return cfg, n
 }
 
 func buildCond(t *testing.T, src string) (*Graph, diag.List) {
 	t.Helper()
-	cfg := condCfg()
+	cfg, np := condCfg()
 	fs := source.NewFileSet()
 	f := parser.ParseFile(fs.Add("c.rst", len(src), source.Docutils), []byte(src), cfg)
 	if len(f.Diagnostics) > 0 {
 		t.Fatalf("parse diagnostics: %v", f.Diagnostics)
 	}
-	return Build(fs, []*parser.File{f}, nil, cfg)
+	return Build(fs, []*parser.File{f}, nil, np)
 }
 
 // conditionsOf lists every edge with a condition: its ends, condition,
@@ -183,7 +183,8 @@ func TestPatchConditions(t *testing.T) {
 	}
 	var got []string
 	k := 0
-	n := checkPatchesWith(t, condCfg(), text, len(edits)+1, func(m map[string]string) string { k++; return edits[k-1](m) }, nil,
+	cfg, np := condCfg()
+	n := checkPatchesWith(t, cfg, np, text, len(edits)+1, func(m map[string]string) string { k++; return edits[k-1](m) }, nil,
 		func(step int, g *Graph, ds diag.List) {
 			var stale []string
 			for e := range g.Edges() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -97,7 +98,7 @@ func LinkMappingWarnings(g *Graph) diag.List {
 		for _, p := range ps {
 			kinds = append(kinds, fmt.Sprintf("%s→%s %d", p.from, p.to, u.pairs[p]))
 		}
-		mapping := fmt.Sprintf("[needs.links] %s = %s", option, u.lt.Mapping())
+		mapping := fmt.Sprintf("[needs.links] %s = %s", option, needs.Mapping(u.lt))
 		var msg string
 		if u.none == u.total {
 			msg = fmt.Sprintf("%s makes no edge: none of its %d entries joins kinds it takes (%s)", mapping, u.total, strings.Join(kinds, ", "))
@@ -129,7 +130,7 @@ func linkMappingFix(option string, lt *needs.LinkType, from, to parser.Kind) str
 	case lt.Auto:
 		return what + " No seg edge joins these kinds: leave them, or map the need types otherwise."
 	}
-	for _, name := range needs.AutoEdges {
+	for _, name := range model.AutoEdges {
 		s := edgeSpec[name]
 		if s.from == from && s.target == to {
 			return what + fmt.Sprintf(" Likely fix: %s = %q (or \"auto\", which maps each entry by the kinds at its ends).", key, name)

@@ -18,7 +18,7 @@ import (
 // generic links option mapped as given, satisfied_by mapped in reverse
 // onto implements, refined_by in reverse onto refines, and traces as a
 // list chosen by the target's kind.
-func mappedCfg(links needs.LinkType) *parser.Config {
+func mappedCfg(links needs.LinkType) (*parser.Config, *needs.Project) {
 	cfg := parser.DefaultConfig()
 	n := needs.NewProject()
 	n.AddType(needs.NeedType{Directive: "req", Kind: "requirement"})
@@ -30,8 +30,8 @@ func mappedCfg(links needs.LinkType) *parser.Config {
 	n.AddLink(needs.LinkType{Option: "satisfied_by", Edge: "implements", Reverse: true})
 	n.AddLink(needs.LinkType{Option: "refined_by", Edge: "refines", Reverse: true})
 	n.AddLink(needs.LinkType{Option: "traces", Edges: []string{"implements", "refines"}})
-	cfg.UseNeeds(n)
-	return cfg
+	cfg.UseNeeds(&n.Tables)
+	return cfg, n
 }
 
 const mappedTree = `.. req:: Top
@@ -65,13 +65,13 @@ const mappedTree = `.. req:: Top
 
 func buildMapped(t *testing.T, links needs.LinkType, src string) (*graph.Graph, []diagLine) {
 	t.Helper()
-	cfg := mappedCfg(links)
+	cfg, np := mappedCfg(links)
 	fs := source.NewFileSet()
 	f := parser.ParseFile(fs.Add("m.rst", len(src), source.Docutils), []byte(src), cfg)
 	if len(f.Diagnostics) > 0 {
 		t.Fatalf("parse diagnostics: %v", f.Diagnostics)
 	}
-	g, ds := graph.Build(fs, []*parser.File{f}, nil, cfg)
+	g, ds := graph.Build(fs, []*parser.File{f}, nil, np)
 	for _, d := range ds {
 		if d.Severity() == diag.Error {
 			t.Fatalf("build diagnostics: %v", ds)

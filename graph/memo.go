@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seg-trace/seg/diag"
+	"github.com/seg-trace/seg/needs"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/pins"
 	"github.com/seg-trace/seg/source"
@@ -60,8 +61,8 @@ type Memo struct {
 // slice): a build patches the last graph only where its lock holds the
 // same pins as the last build's, which is cheap to tell when it is the
 // same slice.
-func BuildMemo(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
-	return buildPinned(fset, files, extra, cfg, lock, m)
+func BuildMemo(fset *source.FileSet, files []*parser.File, extra []parser.Node, np *needs.Project, lock []pins.Pin, m *Memo) (*Graph, diag.List) {
+	return buildPinned(fset, files, extra, np, lock, m)
 }
 
 // sortKeys sorts keys by cmp (sortParallel), replaying the order the last

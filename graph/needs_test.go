@@ -18,8 +18,9 @@ import (
 // needsCfg: types req (requirement), test (test), impl (implementation)
 // and spec (no kind); link types links, parent_needs, satisfies (refines),
 // tests (verifies), implements (implements), realizes (none) and jira
-// (none, dead links allowed). seg's own sreq, outcome, ... stay.
-func needsCfg() *parser.Config {
+// (none, dead links allowed). seg's own sreq, outcome, ... stay. It
+// returns the parser's configuration and the project.
+func needsCfg() (*parser.Config, *needs.Project) {
 	cfg := parser.DefaultConfig()
 	n := needs.NewProject()
 	n.AddType(needs.NeedType{Directive: "req", Kind: "requirement"})
@@ -31,19 +32,19 @@ func needsCfg() *parser.Config {
 	n.AddLink(needs.LinkType{Option: "implements", Edge: "implements"})
 	n.AddLink(needs.LinkType{Option: "realizes"})
 	n.AddLink(needs.LinkType{Option: "jira", AllowDead: true})
-	cfg.UseNeeds(n)
-	return cfg
+	cfg.UseNeeds(&n.Tables)
+	return cfg, n
 }
 
 func buildNeeds(t *testing.T, src string) (*graph.Graph, diag.List) {
 	t.Helper()
-	cfg := needsCfg()
+	cfg, np := needsCfg()
 	fs := source.NewFileSet()
 	f := parser.ParseFile(fs.Add("n.rst", len(src), source.Docutils), []byte(src), cfg)
 	if len(f.Diagnostics) > 0 {
 		t.Fatalf("parse diagnostics: %v", f.Diagnostics)
 	}
-	return graph.Build(fs, []*parser.File{f}, nil, cfg)
+	return graph.Build(fs, []*parser.File{f}, nil, np)
 }
 
 func edgesOf(g *graph.Graph) []string {
@@ -204,7 +205,9 @@ func TestBuildConfigWithoutNeeds(t *testing.T) {
 	fs := source.NewFileSet()
 	f := parser.ParseFile(fs.Add("a.rst", len(src), source.Docutils), []byte(src), nil)
 	g1, d1 := graph.Build(fs, []*parser.File{f}, nil, nil)
-	g2, d2 := graph.Build(fs, []*parser.File{f}, nil, parser.DefaultConfig())
+	fs2 := source.NewFileSet()
+	f2 := parser.ParseFile(fs2.Add("a.rst", len(src), source.Docutils), []byte(src), parser.DefaultConfig())
+	g2, d2 := graph.Build(fs2, []*parser.File{f2}, nil, nil)
 	if d := cmp.Diff(edgesOf(g1), edgesOf(g2)); d != "" || len(d1) != len(d2) || len(d1) != 1 {
 		t.Errorf("differ: %s %v %v", d, d1, d2)
 	}
@@ -225,10 +228,10 @@ func TestNeedLinksInParallel(t *testing.T) {
 		src.WriteString("\n")
 	}
 	build := func() ([]string, []string, []string) {
-		cfg := needsCfg()
+		cfg, np := needsCfg()
 		fs := source.NewFileSet()
 		f := parser.ParseFile(fs.Add("n.rst", src.Len(), source.Docutils), []byte(src.String()), cfg)
-		g, diags := graph.Build(fs, []*parser.File{f}, nil, cfg)
+		g, diags := graph.Build(fs, []*parser.File{f}, nil, np)
 		diags.Sort(fs)
 		var ds []string
 		for _, d := range diags {

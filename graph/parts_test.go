@@ -11,13 +11,15 @@ import (
 	"github.com/seg-trace/seg/source"
 )
 
-func partsCfg() *parser.Config {
+// partsCfg is the parser's configuration and the project of the tests of
+// need parts.
+func partsCfg() (*parser.Config, *needs.Project) {
 	cfg := parser.DefaultConfig()
 	n := needs.NewProject()
 	n.AddType(needs.NeedType{Directive: "spec"})
 	n.AddLink(needs.LinkType{Option: "loose", AllowDead: true})
-	cfg.UseNeeds(n)
-	return cfg
+	cfg.UseNeeds(&n.Tables)
+	return cfg, n
 }
 
 func parseAll(cfg *parser.Config, text map[string]string, names ...string) (*source.FileSet, []*parser.File) {
@@ -52,12 +54,12 @@ func TestNeedPartLinks(t *testing.T) {
    :links: SP_1.exit, SP_1.` + parser.NeedParts(":np:`start()`")[0] + `, SP_1.invalid, SP_1.inner, SP_2.inner
    :loose: SP_1.gone
 `
-	cfg := partsCfg()
+	cfg, np := partsCfg()
 	fs, files := parseAll(cfg, map[string]string{"a.rst": src}, "a.rst")
 	if len(files[0].Diagnostics) > 0 {
 		t.Fatal(files[0].Diagnostics)
 	}
-	g, ds := Build(fs, files, nil, cfg)
+	g, ds := Build(fs, files, nil, np)
 	var got []string
 	for _, d := range ds {
 		got = append(got, d.Code.Name+": "+d.Message)
@@ -85,7 +87,7 @@ func TestPatchNeedParts(t *testing.T) {
 		"a.rst": ".. spec:: A\n   :id: SP_1\n\n   :np:`(one)first`\n",
 		"b.rst": ".. spec:: B\n   :id: SP_2\n   :links: SP_1.one, SP_1.two\n",
 	}
-	cfg := partsCfg()
+	cfg, np := partsCfg()
 	var m Memo
 	for step, edit := range []func(){
 		func() {},
@@ -98,8 +100,8 @@ func TestPatchNeedParts(t *testing.T) {
 			// Only a.rst changed: hand the memo b.rst's last parse.
 			files[1] = m.last.files[1]
 		}
-		got, gotDiags := BuildMemo(fs, files, nil, cfg, nil, &m)
-		want, wantDiags := Build(fs, files, nil, cfg)
+		got, gotDiags := BuildMemo(fs, files, nil, np, nil, &m)
+		want, wantDiags := Build(fs, files, nil, np)
 		if !m.Delta().Valid() && step > 0 {
 			t.Fatalf("step %d: not patched", step)
 		}

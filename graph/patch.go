@@ -111,15 +111,11 @@ const patchFloor = 1024
 // files have the same IDs, of the same kinds, in the same order as
 // before, none an ID two nodes have. The caller has made sure lock is the
 // last build's (sameLock). ok is false when it does not apply.
-func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.Node, cfg *parser.Config, lock []pins.Pin) (*Graph, diag.List, bool) {
+func (m *Memo) patch(fset *source.FileSet, files []*parser.File, extra []parser.Node, np *needs.Project, lock []pins.Pin) (*Graph, diag.List, bool) {
 	lb := m.last
 	if lb == nil || len(files) != len(lb.files) || len(extra) != len(lb.extra) ||
 		len(extra) > 0 && &extra[0] != &lb.extra[0] {
 		return nil, nil, false
-	}
-	var np *needs.Project
-	if cfg != nil {
-		np = cfg.Needs
 	}
 	if np != lb.needs || np.HasReverse() {
 		// A reverse mapping gives a node edges written in another

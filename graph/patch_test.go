@@ -285,13 +285,14 @@ T1 verifies R1 00000000000000d0
 // last graph, of how many.
 func checkPatches(t *testing.T, text map[string]string, steps int, edit func(map[string]string) string, lock func(step int, last *Graph, was string) string) (n patchCounts) {
 	t.Helper()
-	return checkPatchesWith(t, nil, text, steps, edit, lock, nil)
+	return checkPatchesWith(t, nil, nil, text, steps, edit, lock, nil)
 }
 
-// checkPatchesWith is checkPatches with the configuration cfg (nil for
-// the default), calling inspect (when not nil) with each step's graph
-// and findings.
-func checkPatchesWith(t *testing.T, cfg *parser.Config, text map[string]string, steps int, edit func(map[string]string) string,
+// checkPatchesWith is checkPatches with the configuration cfg and the
+// sphinx-needs project np whose tables it holds (nil for the default and
+// none), calling inspect (when not nil) with each step's graph and
+// findings.
+func checkPatchesWith(t *testing.T, cfg *parser.Config, np *needs.Project, text map[string]string, steps int, edit func(map[string]string) string,
 	lock func(step int, last *Graph, was string) string, inspect func(step int, g *Graph, ds diag.List)) (n patchCounts) {
 	t.Helper()
 	opts := graphOpts
@@ -311,8 +312,8 @@ func checkPatchesWith(t *testing.T, cfg *parser.Config, text map[string]string, 
 			sf.SetSource([]byte(lockText), false)
 			ps = pins.Read(sf, []byte(lockText), func(l string) bool { return slices.Contains(lockLinks, l) }).Pins
 		}
-		got, gotDiags := BuildMemo(fset, files, nil, cfg, ps, &m)
-		want, wantDiags := BuildPinned(fset, files, nil, cfg, ps)
+		got, gotDiags := BuildMemo(fset, files, nil, np, ps, &m)
+		want, wantDiags := BuildPinned(fset, files, nil, np, ps)
 		if inspect != nil {
 			inspect(step, want, wantDiags)
 		}

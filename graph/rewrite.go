@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 )
 
 // ConditionRewrite is the edit that makes a link entry's condition
@@ -45,7 +46,7 @@ func (g *Graph) RewriteCondition(e *Edge, src []byte) (ConditionRewrite, error) 
 		return rw, fmt.Errorf("the entry spans lines")
 	}
 	lt := g.Needs().Link(e.Option())
-	es, probs := needs.SplitLinks(entry, e.Option(), lt)
+	es, probs := model.SplitLinks(entry, e.Option(), lt)
 	if len(es) != 1 || len(probs) > 0 || es[0].Condition != cond.Text || es[0].ID != g.To(e).ID() && es[0].ID+"."+es[0].Part != g.To(e).ID() {
 		return rw, fmt.Errorf("the file changed since seg read it: the entry is not where it was")
 	}

@@ -3,6 +3,8 @@ package needs
 import (
 	"slices"
 	"strings"
+
+	"github.com/seg-trace/seg/needs/model"
 )
 
 // The field model: one need as sphinx-needs' expressions read it (filter
@@ -82,7 +84,7 @@ func (p *Project) Field(v NeedView, name string) (any, bool) {
 	}
 	if slices.Contains(boolFields, name) {
 		if s, ok := v.Option(name); ok {
-			b, _ := Boolean(s)
+			b, _ := model.Boolean(s)
 			return b, true
 		}
 		return false, true

@@ -94,9 +94,6 @@ func (m LinkMap) String() string {
 	return fmt.Sprintf("%q", m.Edge)
 }
 
-// AutoEdges are the edges "auto" chooses among, in the order tried.
-var AutoEdges = []string{"refines", "verifies", "implements", "confirms"}
-
 // check refuses an entry that names an edge a link type cannot map onto.
 func (m LinkMap) check() error {
 	for _, e := range append([]string{m.Edge}, m.Edges...) {
@@ -112,27 +109,9 @@ func (m LinkMap) apply(l *LinkType) {
 	l.Edge, l.Auto, l.Reverse, l.Edges = m.Edge, m.Auto, m.Reverse, slices.Clone(m.Edges)
 }
 
-// Mapped reports whether the link type makes seg edges (any mapping).
-func (l *LinkType) Mapped() bool { return l.Edge != "" || l.Auto || len(l.Edges) > 0 }
-
-// Candidates are the edges an entry of the link type may make, in the
-// order they are tried; reversed says the need named is the edge's
-// start.
-func (l *LinkType) Candidates() (edges []string, reversed bool) {
-	switch {
-	case l.Auto:
-		return AutoEdges, false
-	case len(l.Edges) > 0:
-		return l.Edges, false
-	case l.Edge != "":
-		return []string{l.Edge}, l.Reverse
-	}
-	return nil, false
-}
-
-// Mapping is the link type's mapping as seg.toml writes it, "" when
+// Mapping is a link type's mapping as seg.toml writes it, "" when
 // unmapped.
-func (l *LinkType) Mapping() string {
+func Mapping(l *LinkType) string {
 	if !l.Mapped() {
 		return ""
 	}

@@ -4,7 +4,7 @@ import (
 	"regexp"
 
 	"github.com/seg-trace/seg/internal/lazyre"
-	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 )
 
 // DefaultIDPattern is the ID pattern used when the config names none.
@@ -32,11 +32,13 @@ type Config struct {
 	// (".txt": index.rst is index.rst.txt). The listing reads documents
 	// by it (package check).
 	SourcelinkSuffix string
-	// Needs, when set, is the sphinx-needs project the tree belongs to
-	// (set it with UseNeeds): its need types are in Directives, and a node
-	// whose directive is one of them takes sphinx-needs' options and link
-	// syntax instead of its kind's.
-	Needs *needs.Project
+	// Needs, when set, are the tables of the sphinx-needs project the
+	// tree belongs to (set them with UseNeeds): its need types are in
+	// Directives, and a node whose directive is one of them takes
+	// sphinx-needs' options and link syntax instead of its kind's. The
+	// rest of the project (needs.Project, which holds these tables) is no
+	// concern of the parser's.
+	Needs *model.Tables
 }
 
 // DefaultLiteral lists directives whose content docutils or Sphinx does not

@@ -483,7 +483,7 @@ func TestDifferentialTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := check.ParseTree(corpusRoot, parser.DefaultConfig())
+	got, _, err := check.ParseTree(corpusRoot, nil)
 	if err != nil {
 		t.Fatalf("ParseTree: %v", err)
 	}
@@ -1093,7 +1093,7 @@ func TestDifferentialDir(t *testing.T) {
 	}
 	recs, _ := runDump(t, root)
 	want := byFile(recs)
-	got, _, err := check.ParseTree(root, parser.DefaultConfig())
+	got, _, err := check.ParseTree(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,22 +3,25 @@ package parser
 import (
 	"regexp"
 
-	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 	"github.com/seg-trace/seg/source"
 )
 
 // sphinx-needs projects (docs/sphinx-needs.md). When the configuration
-// names one (Config.Needs), every need type of the project is a directive
-// that makes a node, and such a node takes sphinx-needs' options instead of
-// its kind's: :id:, sphinx-needs' own options, the project's extra options
-// and every link type of the project, whose values package needs splits
-// (needs.SplitLinks): the parser only places each entry in the source.
+// names one (Config.Needs: the project's tables, all package needs hands
+// the parser of the project it read), every need type of the project is
+// a directive that makes a node, and such a node takes sphinx-needs'
+// options instead of its kind's: :id:, sphinx-needs' own options, the
+// project's extra options and every link type of the project, whose
+// values package model splits (model.SplitLinks): the parser only places
+// each entry in the source.
 
 // UseNeeds makes the configuration read the tree as the sphinx-needs
-// project p: every need type becomes a directive that makes a node (of
-// the seg kind seg.toml maps it onto, else Need), and the directives that
-// make needs from elsewhere hold no node.
-func (c *Config) UseNeeds(p *needs.Project) {
+// project whose tables are p (a needs.Project's Tables): every need type
+// becomes a directive that makes a node (of the seg kind seg.toml maps it
+// onto, else Need), and the directives that make needs from elsewhere
+// hold no node.
+func (c *Config) UseNeeds(p *model.Tables) {
 	for _, t := range p.Types {
 		k, ok := KindByName(t.Kind)
 		if !ok {
@@ -43,7 +46,7 @@ func (c *Config) UseNeeds(p *needs.Project) {
 // IsDynamic reports whether a link entry is a sphinx-needs dynamic
 // function ("[[copy('id')]]") or variant function ("<<...>>"): its target
 // is only known to a Sphinx build, so it is kept unresolved, by design.
-func (l *Link) IsDynamic() bool { return needs.IsFunction(l.ID) }
+func (l *Link) IsDynamic() bool { return model.IsFunction(l.ID) }
 
 // Address is the entry as sphinx-needs writes it in needs.json: the ID,
 // and ".part" when a part is named.
@@ -91,13 +94,13 @@ func (o offsets) at(i int) int {
 	return o.offs[i]
 }
 
-// needLinks reads the entries of a sphinx-needs link option: package needs
+// needLinks reads the entries of a sphinx-needs link option: package model
 // splits the value, and each entry, its state and each malformed entry get
 // their exact span in the source.
-func (b *builder) needLinks(option string, lt *needs.LinkType, segs [][2]int) []Link {
+func (b *builder) needLinks(option string, lt *model.LinkType, segs [][2]int) []Link {
 	val, off := b.flatten(segs)
 	span := func(a, z int) source.Span { return b.span(off.at(a), off.at(z-1)+1) }
-	entries, problems := needs.SplitLinks(val, option, lt)
+	entries, problems := model.SplitLinks(val, option, lt)
 	for _, p := range problems {
 		b.broken = true
 		b.f.Diagnostics = append(b.f.Diagnostics, p.Diagnostic(span(p.Start, p.End)))
@@ -143,16 +146,16 @@ func (b *builder) needTitleAndID(nd *Node, content string) {
 	if nd.Title == "" {
 		fromContent := p.TitleFromContent
 		if o := nd.Option("title_from_content"); o != nil {
-			if v, ok := needs.Boolean(o.Value); ok {
+			if v, ok := model.Boolean(o.Value); ok {
 				fromContent = v
 			}
 		}
 		if fromContent {
-			fullTitle = needs.FirstSentence(content)
-			nd.Title = needs.TrimTitle(fullTitle, p.MaxTitleLength)
+			fullTitle = model.FirstSentence(content)
+			nd.Title = model.TrimTitle(fullTitle, p.MaxTitleLength)
 		}
 	}
 	if nd.Option("id") == nil && !p.IDRequired {
-		nd.ID = needs.HashedID(b.need.Prefix, fullTitle, content, p.IDLength, p.IDFromTitle)
+		nd.ID = model.HashedID(b.need.Prefix, fullTitle, content, p.IDLength, p.IDFromTitle)
 	}
 }

@@ -171,7 +171,7 @@ func TestDifferentialNeeds(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := byFile(recs)
-			files, _, err := check.ParseTree(root, cfg.Parser)
+			files, _, err := check.ParseTree(root, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,7 +29,7 @@ func needsConfig(idRequired bool) *parser.Config {
 	n.AddOption("verification")
 	n.IDRequired = idRequired
 	n.IDPattern = regexp.MustCompile(`^[A-Z0-9_]{3,}`)
-	cfg.UseNeeds(n)
+	cfg.UseNeeds(&n.Tables)
 	return cfg
 }
 

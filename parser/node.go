@@ -86,7 +86,7 @@ type Link struct {
 	// Span covers the ID (and its state, when written).
 	Span source.Span
 	// Part and Condition are set on the entries of a sphinx-needs link
-	// option only (needs.SplitLinks): "ID.part[condition]" has ID "ID",
+	// option only (model.SplitLinks): "ID.part[condition]" has ID "ID",
 	// Part "part" and Condition "condition". The graph evaluates the
 	// condition against the target (graph.Condition).
 	Part      string `json:",omitempty"`

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seg-trace/seg/diag"
-	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 	"github.com/seg-trace/seg/revision"
 	"github.com/seg-trace/seg/source"
 
@@ -230,7 +230,7 @@ type builder struct {
 	infos  []optInfo         // scratch
 	opts   []Option          // every option of the file, one allocation
 	lchunk []Link            // see linkBuf
-	need   *needs.NeedType   // the node being built is a need of this type (needs.go)
+	need   *model.NeedType   // the node being built is a need of this type (needs.go)
 	// mis are the node's misplaced option lines; an entry that explains
 	// a missing option is used there and set to "".
 	mis []misplaced

@@ -9,6 +9,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/lazyre"
 	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -67,7 +68,7 @@ func (t *tree) functions() {
 
 func hasFunc(links []parser.Link) bool {
 	for _, l := range links {
-		if strings.HasPrefix(l.ID, "[[") || needs.IsVariantData(l.ID) {
+		if strings.HasPrefix(l.ID, "[[") || model.IsVariantData(l.ID) {
 			return true
 		}
 	}
@@ -180,7 +181,7 @@ func (t *tree) resolveLinks(n *need, o parser.Option) {
 		var res any
 		var ok bool
 		switch {
-		case needs.IsVariantData(l.ID):
+		case model.IsVariantData(l.ID):
 			res, ok = t.variant(l)
 		case strings.HasPrefix(l.ID, "[["):
 			res, ok = t.call(n, strings.TrimSuffix(strings.TrimPrefix(l.ID, "[["), "]]"), l.Span)

@@ -12,6 +12,7 @@ import (
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/cfgfile"
 	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -281,13 +282,13 @@ func (t *tree) readOptions(rn *needs.ReadNeed, pos source.Pos, tags []string, re
 			// An entry may carry a condition (sphinx-needs writes
 			// "ID[status=='open']" into needs.json as it was written):
 			// read it as the link syntax reads one in a directive.
-			split, _ := needs.SplitLinks([]byte(entry), lt.Option, lt)
+			split, _ := model.SplitLinks([]byte(entry), lt.Option, lt)
 			for _, e := range split {
 				if e.ID == "" {
 					continue
 				}
 				l := parser.Link{Span: source.At(pos), ID: e.ID, Part: e.Part, Condition: e.Condition}
-				if !needs.IsFunction(e.ID) {
+				if !model.IsFunction(e.ID) {
 					// A link to a part of a kept need follows the need.
 					l.ID = rename(e.ID)
 				}

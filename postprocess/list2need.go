@@ -6,7 +6,7 @@ import (
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/internal/lazyre"
-	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -147,7 +147,7 @@ func (t *tree) oneList2need(fi, idx int) {
 				n.id = id[1]
 				title = l2nID.ReplaceAllString(title, "")
 			} else {
-				n.id = needs.HashedID(p.Type(types[level]).Prefix, title, "", p.IDLength, false)
+				n.id = model.HashedID(p.Type(types[level]).Prefix, title, "", p.IDLength, false)
 			}
 			n.title = title
 			list = append(list, n)
@@ -252,7 +252,7 @@ func (t *tree) makeList2need(fi, idx int, list []*l2nNeed, down []string, nested
 func (t *tree) list2needOption(name, value string, pos source.Pos) parser.Option {
 	o := parser.Option{Name: name, Value: value, Pos: pos, ValuePos: pos}
 	if lt := t.in.Project.Link(name); lt != nil {
-		entries, _ := needs.SplitLinks([]byte(value), name, lt)
+		entries, _ := model.SplitLinks([]byte(value), name, lt)
 		for _, e := range entries {
 			if e.ID != "" {
 				o.Links = append(o.Links, parser.Link{ID: e.ID, Part: e.Part, Condition: e.Condition, Span: source.At(pos)})

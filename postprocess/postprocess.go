@@ -27,6 +27,7 @@ import (
 
 	"github.com/seg-trace/seg/diag"
 	"github.com/seg-trace/seg/needs"
+	"github.com/seg-trace/seg/needs/model"
 	"github.com/seg-trace/seg/parser"
 	"github.com/seg-trace/seg/source"
 )
@@ -167,7 +168,7 @@ func (t *tree) deleteNeeds() {
 			del := gone != nil && nd.Parent >= 0 && gone[nd.Parent]
 			if !del && t.isNeed(nd) {
 				if o := nd.Option("delete"); o != nil {
-					v, ok := needs.Boolean(o.Value)
+					v, ok := model.Boolean(o.Value)
 					if !ok {
 						t.diag(diag.Diagnostic{Code: CodeInvalidNeedOption, Span: source.At(o.ValuePos),
 							Message: "invalid :delete: value " + quote(o.Value) + " (want true or false)",

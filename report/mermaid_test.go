@@ -77,7 +77,7 @@ func TestMermaidHostileIDs(t *testing.T) {
 	if len(f.Diagnostics) > 0 {
 		t.Fatalf("the hostile tree does not parse cleanly: %v", f.Diagnostics)
 	}
-	c := checkOf(fset, []*parser.File{f}, cfg)
+	c := checkOf(fset, []*parser.File{f}, nil)
 	var out bytes.Buffer
 	if err := WriteMermaid(&out, c); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package needs
+package model
 
 import (
 	"crypto/sha1"
