@@ -43,16 +43,22 @@ type Tables struct {
 // AddType adds (or replaces) a need type.
 func (n *Tables) AddType(t NeedType) *NeedType {
 	t.Directive = strings.ToLower(t.Directive)
-	if old := n.types[t.Directive]; old != nil {
-		*old = t
+	return addNamed(&n.Types, &n.types, t.Directive, t)
+}
+
+// addNamed adds v to list and to index under key, or replaces in its
+// place the entry index already has under key.
+func addNamed[T any](list *[]*T, index *map[string]*T, key string, v T) *T {
+	if old := (*index)[key]; old != nil {
+		*old = v
 		return old
 	}
-	if n.types == nil {
-		n.types = map[string]*NeedType{}
+	if *index == nil {
+		*index = map[string]*T{}
 	}
-	p := &t
-	n.Types = append(n.Types, p)
-	n.types[t.Directive] = p
+	p := &v
+	*list = append(*list, p)
+	(*index)[key] = p
 	return p
 }
 
@@ -66,17 +72,7 @@ func (n *Tables) RemoveTypes() {
 func (n *Tables) AddLink(l LinkType) *LinkType {
 	l.Option = strings.ToLower(l.Option)
 	n.AddCoreOption(l.Option)
-	if old := n.links[l.Option]; old != nil {
-		*old = l
-		return old
-	}
-	if n.links == nil {
-		n.links = map[string]*LinkType{}
-	}
-	p := &l
-	n.Links = append(n.Links, p)
-	n.links[l.Option] = p
-	return p
+	return addNamed(&n.Links, &n.links, l.Option, l)
 }
 
 // AddOption adds an extra option (field) every need takes.
