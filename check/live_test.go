@@ -111,44 +111,58 @@ func TestLiveIsRun(t *testing.T) {
 			}
 		}
 	}()
-	var patched, runs atomic.Int64
-	// The sessions are independent: they run on every core, each with
-	// its own record of what it reached, read once all are done.
-	each := make([]map[string]bool, seeds)
+	patched, runs, got := sessions(t, seeds, func(t *testing.T, seed int, counted func(*check.Live), reached map[string]bool) {
+		r := rand.New(rand.NewPCG(uint64(seed), 7))
+		disk := segtest.RandomTree(r).RSTFiles(r, 1+r.IntN(4))
+		for range 3 {
+			disk[fmt.Sprintf("extra/doc-%d.rst", r.IntN(3))] += segtest.NewNode(r)
+		}
+		segtest.Evidence(r, disk)
+		how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13)), runs: counted}
+		liveSession(t, r, disk, steps, how, reached)
+	})
+	for what := range got {
+		reached[what] = true
+	}
+	// Edits that keep every ID patch the last graph, seg.lock's pins and
+	// all; a results file too recent to trust by its identity is read
+	// anew (every run on the real clock), and such a run builds afresh.
+	if patched < runs/8 {
+		t.Errorf("%d of %d runs patched the last graph", patched, runs)
+	}
+	t.Logf("%d of %d runs patched", patched, runs)
+}
+
+// sessions runs n independent live sessions on every core: session gets
+// its seed, the function to give liveHow.runs and its own record of
+// what it reached. Once all are done, sessions returns how many of the
+// runs patched the last graph, of how many, and what any session
+// reached.
+func sessions(t *testing.T, n int, session func(t *testing.T, seed int, counted func(*check.Live), reached map[string]bool)) (patched, runs int64, reached map[string]bool) {
+	var p, r atomic.Int64
+	counted := func(l *check.Live) {
+		r.Add(1)
+		if check.Patched(l) {
+			p.Add(1)
+		}
+	}
+	each := make([]map[string]bool, n)
 	t.Run("sessions", func(t *testing.T) {
-		for seed := range seeds {
+		for seed := range n {
 			each[seed] = map[string]bool{}
 			t.Run(fmt.Sprint(seed), func(t *testing.T) {
 				t.Parallel()
-				r := rand.New(rand.NewPCG(uint64(seed), 7))
-				disk := segtest.RandomTree(r).RSTFiles(r, 1+r.IntN(4))
-				for range 3 {
-					disk[fmt.Sprintf("extra/doc-%d.rst", r.IntN(3))] += segtest.NewNode(r)
-				}
-				segtest.Evidence(r, disk)
-				how := liveHow{cached: seed%2 == 1, settled: seed%4 >= 2, events: rand.New(rand.NewPCG(uint64(seed), 13)),
-					runs: func(l *check.Live) {
-						runs.Add(1)
-						if check.Patched(l) {
-							patched.Add(1)
-						}
-					}}
-				liveSession(t, r, disk, steps, how, each[seed])
+				session(t, seed, counted, each[seed])
 			})
 		}
 	})
+	reached = map[string]bool{}
 	for _, m := range each {
 		for what := range m {
 			reached[what] = true
 		}
 	}
-	// Edits that keep every ID patch the last graph, seg.lock's pins and
-	// all; a results file too recent to trust by its identity is read
-	// anew (every run on the real clock), and such a run builds afresh.
-	if patched.Load() < runs.Load()/8 {
-		t.Errorf("%d of %d runs patched the last graph", patched.Load(), runs.Load())
-	}
-	t.Logf("%d of %d runs patched", patched.Load(), runs.Load())
+	return p.Load(), r.Load(), reached
 }
 
 // A tree without seg.lock pins is what a live run patches the last graph
@@ -177,27 +191,16 @@ func TestLiveIsRunRenamed(t *testing.T) {
 			if testing.Short() {
 				seeds = 4
 			}
-			var patched, runs atomic.Int64
-			t.Run("sessions", func(t *testing.T) {
-				for seed := range seeds {
-					t.Run(fmt.Sprint(seed), func(t *testing.T) {
-						t.Parallel()
-						r := rand.New(rand.NewPCG(uint64(seed), 41))
-						disk := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(4))
-						how := liveHow{cached: seed%2 == 1, bare: !pinned, renames: true, runs: func(l *check.Live) {
-							runs.Add(1)
-							if check.Patched(l) {
-								patched.Add(1)
-							}
-						}}
-						liveSession(t, r, disk, steps, how, map[string]bool{})
-					})
-				}
+			patched, runs, _ := sessions(t, seeds, func(t *testing.T, seed int, counted func(*check.Live), reached map[string]bool) {
+				r := rand.New(rand.NewPCG(uint64(seed), 41))
+				disk := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(4))
+				how := liveHow{cached: seed%2 == 1, bare: !pinned, renames: true, runs: counted}
+				liveSession(t, r, disk, steps, how, reached)
 			})
-			if patched.Load() < runs.Load()/4 {
-				t.Errorf("%d of %d runs patched the last graph", patched.Load(), runs.Load())
+			if patched < runs/4 {
+				t.Errorf("%d of %d runs patched the last graph", patched, runs)
 			}
-			t.Logf("%d of %d runs patched", patched.Load(), runs.Load())
+			t.Logf("%d of %d runs patched", patched, runs)
 		})
 	}
 }
@@ -207,34 +210,21 @@ func livePatched(t *testing.T, results bool) {
 	if testing.Short() {
 		seeds = 6
 	}
-	var patched, runs atomic.Int64
-	// The sessions are independent: they run on every core, and the
-	// counts are read once all are done.
-	t.Run("sessions", func(t *testing.T) {
-		for seed := range seeds {
-			t.Run(fmt.Sprint(seed), func(t *testing.T) {
-				t.Parallel()
-				patchedSession(t, seed, steps, results, &patched, &runs)
-			})
-		}
+	patched, runs, _ := sessions(t, seeds, func(t *testing.T, seed int, counted func(*check.Live), reached map[string]bool) {
+		patchedSession(t, seed, steps, results, counted, reached)
 	})
 	// RandomTree's IDs are few and often taken twice, and many edits add,
 	// rename or remove one: those runs build afresh.
-	if patched.Load() < runs.Load()/8 {
-		t.Errorf("%d of %d runs patched the last graph", patched.Load(), runs.Load())
+	if patched < runs/8 {
+		t.Errorf("%d of %d runs patched the last graph", patched, runs)
 	}
-	t.Logf("%d of %d runs patched", patched.Load(), runs.Load())
+	t.Logf("%d of %d runs patched", patched, runs)
 }
 
-func patchedSession(t *testing.T, seed, steps int, results bool, patched, runs *atomic.Int64) {
+func patchedSession(t *testing.T, seed, steps int, results bool, counted func(*check.Live), reached map[string]bool) {
 	r := rand.New(rand.NewPCG(uint64(seed), 17))
 	disk := segtest.RandomTree(r).RSTFiles(r, 2+r.IntN(4))
-	how := liveHow{cached: seed%2 == 1, bare: true, runs: func(l *check.Live) {
-		runs.Add(1)
-		if check.Patched(l) {
-			patched.Add(1)
-		}
-	}}
+	how := liveHow{cached: seed%2 == 1, bare: true, runs: counted}
 	if results {
 		segtest.Evidence(r, disk)
 		// The witness is an implementation (while no edit
@@ -243,7 +233,7 @@ func patchedSession(t *testing.T, seed, steps int, results bool, patched, runs *
 		how.settled = true
 		how.events = rand.New(rand.NewPCG(uint64(seed), 19))
 	}
-	liveSession(t, r, disk, steps, how, map[string]bool{})
+	liveSession(t, r, disk, steps, how, reached)
 }
 
 // liveHow says how a session runs: through a parse cache or not; with
@@ -626,61 +616,40 @@ func TestLiveIsRunNeeds(t *testing.T) {
 	if !strings.Contains(external["seg.toml"], "reverse = true") || !strings.Contains(external["docs/software/requirements.rst"], ":satisfied_by:") {
 		t.Fatal("examples/needs changed: the reverse mapping is not set up")
 	}
-	var patched, runs atomic.Int64
 	// The edits flip the fields the example's link conditions read: some
 	// runs must find one that fails.
-	reached := map[string]bool{}
-	defer func() {
-		if !reached[`"link-condition-failed"`] && !t.Failed() && !testing.Short() {
-			t.Errorf("no run reached a link condition that fails")
-		}
-	}()
 	// The sessions past seeds rename IDs in place and make links name
 	// such IDs (segtest.Rename): a needextend that names an ID, and the
 	// links and parents of needs, follow the rename.
-	each := make([]map[string]bool, seeds+seeds/2)
-	t.Run("sessions", func(t *testing.T) {
-		for seed := range seeds + seeds/2 {
-			each[seed] = map[string]bool{}
-			t.Run(fmt.Sprint(seed), func(t *testing.T) {
-				t.Parallel()
-				r := rand.New(rand.NewPCG(uint64(seed), 11))
-				tree := disk
-				if seed%2 == 1 && seed < seeds {
-					tree = external
-				}
-				how := liveHow{cached: seed%2 == 0, settled: seed%4 >= 2 || seed >= seeds, renames: seed >= seeds, runs: func(l *check.Live) {
-					runs.Add(1)
-					if check.Patched(l) {
-						patched.Add(1)
-					}
-				}}
-				tree = maps(tree, nil)
-				if seed%3 == 0 {
-					// The test's condition [asil == "B"] fails from the start;
-					// an edit may make it hold again.
-					const b = ":id: SWR_PINCH_THRESHOLD\n         :status: approved\n         :asil: "
-					if !strings.Contains(tree["docs/software/requirements.rst"], b+"B") {
-						t.Fatal("examples/needs changed: SWR_PINCH_THRESHOLD has no :asil: B")
-					}
-					tree["docs/software/requirements.rst"] = strings.Replace(tree["docs/software/requirements.rst"], b+"B", b+"A", 1)
-				}
-				liveSession(t, r, tree, 25, how, each[seed])
-			})
+	patched, runs, reached := sessions(t, seeds+seeds/2, func(t *testing.T, seed int, counted func(*check.Live), reached map[string]bool) {
+		r := rand.New(rand.NewPCG(uint64(seed), 11))
+		tree := disk
+		if seed%2 == 1 && seed < seeds {
+			tree = external
 		}
+		how := liveHow{cached: seed%2 == 0, settled: seed%4 >= 2 || seed >= seeds, renames: seed >= seeds, runs: counted}
+		tree = maps(tree, nil)
+		if seed%3 == 0 {
+			// The test's condition [asil == "B"] fails from the start;
+			// an edit may make it hold again.
+			const b = ":id: SWR_PINCH_THRESHOLD\n         :status: approved\n         :asil: "
+			if !strings.Contains(tree["docs/software/requirements.rst"], b+"B") {
+				t.Fatal("examples/needs changed: SWR_PINCH_THRESHOLD has no :asil: B")
+			}
+			tree["docs/software/requirements.rst"] = strings.Replace(tree["docs/software/requirements.rst"], b+"B", b+"A", 1)
+		}
+		liveSession(t, r, tree, 25, how, reached)
 	})
-	for _, m := range each {
-		for what := range m {
-			reached[what] = true
-		}
+	if !reached[`"link-condition-failed"`] && !t.Failed() && !testing.Short() {
+		t.Errorf("no run reached a link condition that fails")
 	}
 	// The patch of a sphinx-needs graph (need links, parents) is held to
 	// a fresh check too: on a settled clock the JUnit file is kept and
 	// some runs patch.
-	if patched.Load() == 0 && !testing.Short() {
-		t.Errorf("none of %d runs patched the last graph", runs.Load())
+	if patched == 0 && !testing.Short() {
+		t.Errorf("none of %d runs patched the last graph", runs)
 	}
-	t.Logf("%d of %d runs patched", patched.Load(), runs.Load())
+	t.Logf("%d of %d runs patched", patched, runs)
 }
 
 // sourcesTree has implementations naming a source file (a.rst), a folder

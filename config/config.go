@@ -625,7 +625,7 @@ func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// loadNeeds sets c.Needs (and c.Needs, its tables) when the tree
+// loadNeeds sets c.Needs (and c.Parser.Needs, its tables) when the tree
 // is a sphinx-needs project (needs.Load says where the project comes
 // from). A need type may not also be one of seg.toml's own [directives].
 func loadNeeds(root string, c *Config) error {

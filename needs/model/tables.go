@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -120,15 +121,7 @@ func (n *Tables) Takes(option string) bool {
 // IsExtra reports whether name is one of the project's extra options. It
 // is safe on nil *Tables.
 func (n *Tables) IsExtra(name string) bool {
-	if n == nil {
-		return false
-	}
-	for _, e := range n.Extra {
-		if e == name {
-			return true
-		}
-	}
-	return false
+	return n != nil && slices.Contains(n.Extra, name)
 }
 
 // Options is the set of options a need takes besides ":id:", link types
