@@ -489,17 +489,7 @@ func TestUpdateAfterPatch(t *testing.T) {
 				tree.Changed(segtest.Edit(r, text))
 			}
 			if seed%2 == 1 && last != nil && (step == 1 || r.IntN(15) == 0) {
-				lock = lock[:0:0]
-				for e := range last.Edges() {
-					if !last.From(e).Pinnable() || r.IntN(4) == 0 {
-						continue
-					}
-					rev := last.To(e).Revision()
-					if r.IntN(4) == 0 {
-						rev++
-					}
-					lock = append(lock, pins.Pin{Link: last.Link(e), Revision: rev})
-				}
+				lock = pinsOf(r, last)
 			}
 			// A new slice every step, as a check that reads seg.lock
 			// again makes.
@@ -711,19 +701,8 @@ func TestUpdateAfterRename(t *testing.T) {
 				tree.Changed(segtest.Rename(r, text))
 			}
 			if seed%2 == 1 && last != nil && (step == 1 || r.IntN(15) == 0) {
-				// Pins of the links of a graph before, one in four stale:
-				// renames orphan them and give them back.
-				lock = lock[:0:0]
-				for e := range last.Edges() {
-					if !last.From(e).Pinnable() || r.IntN(4) == 0 {
-						continue
-					}
-					rev := last.To(e).Revision()
-					if r.IntN(4) == 0 {
-						rev++
-					}
-					lock = append(lock, pins.Pin{Link: last.Link(e), Revision: rev})
-				}
+				// Renames orphan these pins and give them back.
+				lock = pinsOf(r, last)
 			}
 			fset, files := tree.Files()
 			g, _ := graph.BuildMemo(fset, files, nil, nil, slices.Clone(lock), &m)
@@ -752,4 +731,22 @@ func TestUpdateAfterRename(t *testing.T) {
 		t.Errorf("%d updates, %d of them after a rename, %d with pins", updates, renames, pinned)
 	}
 	t.Logf("%d updates, %d of them after a rename, %d with pins", updates, renames, pinned)
+}
+
+// pinsOf pins three in four of g's pinnable links, one in four of them
+// stale (a revision one off), as a seg.lock read again after edits
+// does.
+func pinsOf(r *rand.Rand, g *graph.Graph) []pins.Pin {
+	var lock []pins.Pin
+	for e := range g.Edges() {
+		if !g.From(e).Pinnable() || r.IntN(4) == 0 {
+			continue
+		}
+		rev := g.To(e).Revision()
+		if r.IntN(4) == 0 {
+			rev++
+		}
+		lock = append(lock, pins.Pin{Link: g.Link(e), Revision: rev})
+	}
+	return lock
 }
